@@ -1,0 +1,23 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "snippets-lsp",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "snippets-lsp", targets: ["snippets-lsp"]),
+        .library(name: "SnippetsCore", targets: ["SnippetsCore"]),
+        .library(name: "SnippetsServer", targets: ["SnippetsServer"]),
+    ],
+    targets: [
+        // Pure: snippet model, formats, body grammar, token index, retrieval, asking, audit. No I/O.
+        .target(name: "SnippetsCore"),
+        // JSON-RPC, LSP, handlers, the real file system, command-line commands.
+        .target(name: "SnippetsServer", dependencies: ["SnippetsCore"]),
+        // Thin executable: picks a command and wires stdio.
+        .executableTarget(name: "snippets-lsp", dependencies: ["SnippetsServer", "SnippetsCore"]),
+        .testTarget(name: "SnippetsCoreTests", dependencies: ["SnippetsCore"]),
+        .testTarget(name: "SnippetsServerTests", dependencies: ["SnippetsServer", "SnippetsCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

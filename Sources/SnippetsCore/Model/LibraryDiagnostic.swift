@@ -1,0 +1,35 @@
+/// A problem found while reading the library: never thrown, always collected, so the rest of the library loads.
+public struct LibraryDiagnostic: Hashable, Sendable {
+    public enum Severity: String, Sendable, Codable, Comparable {
+        case error
+        case warning
+        case note
+
+        private var rank: Int {
+            switch self {
+            case .error: 0
+            case .warning: 1
+            case .note: 2
+            }
+        }
+
+        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+    }
+
+    public var uri: String
+    /// Where the problem is; for whole-file problems (unreadable, binary) the start of the file.
+    public var position: SourcePosition
+    public var severity: Severity
+    /// A stable, machine-readable name such as `json-syntax` or `duplicate-prefix`.
+    public var code: String
+    /// A plain sentence a user can act on.
+    public var message: String
+
+    public init(uri: String, position: SourcePosition, severity: Severity, code: String, message: String) {
+        self.uri = uri
+        self.position = position
+        self.severity = severity
+        self.code = code
+        self.message = message
+    }
+}

@@ -1,0 +1,87 @@
+/// A stable identifier for a snippet: derived from its file URI and its key in that file, never from an array position,
+/// so it survives reloads while the file and the key are unchanged.
+public struct SnippetID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    public let rawValue: String
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// The identifier for the entry `key` in the file `fileURI`.
+    ///
+    /// `key` is the VS Code snippet name (with its group, if any) or, for SnipMate, the trigger plus
+    /// description plus occurrence number. FNV-1a 64 keeps the identifier short and deterministic across runs.
+    public init(fileURI: String, key: String) {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in fileURI.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        hash = (hash ^ 0) &* 0x100_0000_01b3
+        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let hex = String(hash, radix: 16)
+        self.rawValue = "s" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public static func < (lhs: SnippetID, rhs: SnippetID) -> Bool { lhs.rawValue < rhs.rawValue }
+    public var description: String { rawValue }
+}
+
+/// The snippet file format an entry was read from.
+public enum SnippetFormat: String, Sendable, Codable {
+    case vscode
+    case snipmate
+}
+
+/// One snippet from the user's library, with where it came from.
+public struct Snippet: Identifiable, Hashable, Sendable {
+    public var id: SnippetID
+    /// The human name: the VS Code entry key, or the SnipMate description (the trigger when there is none).
+    public var title: String
+    /// What the user types to insert it. VS Code allows several prefixes, and none.
+    public var triggers: [String]
+    public var description: String?
+    /// The body in LSP / TextMate snippet syntax (SnipMate bodies are converted to it on load).
+    public var body: String
+    /// Language identifiers this snippet applies to; empty means global (every language).
+    public var scopes: [String]
+    public var isFileTemplate: Bool
+    /// SnipMate `priority`; 0 elsewhere. Higher wins among equal triggers.
+    public var priority: Int
+    /// The snippet's entry in its file: exact enough for an editor to jump to.
+    public var location: SourceLocation
+    public var format: SnippetFormat
+
+    public init(
+        id: SnippetID,
+        title: String,
+        triggers: [String],
+        description: String? = nil,
+        body: String,
+        scopes: [String] = [],
+        isFileTemplate: Bool = false,
+        priority: Int = 0,
+        location: SourceLocation,
+        format: SnippetFormat
+    ) {
+        self.id = id
+        self.title = title
+        self.triggers = triggers
+        self.description = description
+        self.body = body
+        self.scopes = scopes
+        self.isFileTemplate = isFileTemplate
+        self.priority = priority
+        self.location = location
+        self.format = format
+    }
+
+    /// Whether the snippet applies in every language.
+    public var isGlobal: Bool { scopes.isEmpty }
+}

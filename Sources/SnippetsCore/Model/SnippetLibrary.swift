@@ -1,0 +1,121 @@
+/// The snippets read from one file, with the problems found in it.
+public struct SnippetFile: Hashable, Sendable {
+    /// The file's `file://` URI.
+    public var uri: String
+    /// The file's path as the loader saw it.
+    public var path: String
+    public var format: SnippetFormat
+    public var snippets: [Snippet]
+    public var diagnostics: [LibraryDiagnostic]
+    /// SnipMate `extends` lines: the scope this file belongs to, mapped to the scopes it pulls in.
+    public var extensions: [String: [String]]
+
+    public init(
+        uri: String,
+        path: String,
+        format: SnippetFormat,
+        snippets: [Snippet] = [],
+        diagnostics: [LibraryDiagnostic] = [],
+        extensions: [String: [String]] = [:]
+    ) {
+        self.uri = uri
+        self.path = path
+        self.format = format
+        self.snippets = snippets
+        self.diagnostics = diagnostics
+        self.extensions = extensions
+    }
+
+    /// Whether any problem in this file is an error (as opposed to a warning or note).
+    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+}
+
+/// Every snippet the user has, as loaded from their library paths. A value: reloads build a new one.
+public struct SnippetLibrary: Sendable {
+    /// The files that were read, in a deterministic order (sorted by path within each library root).
+    public private(set) var files: [SnippetFile]
+    /// All snippets of all files, in file order.
+    public private(set) var snippets: [Snippet]
+    /// Problems that belong to no single snippet file (a missing library path, a symlink loop, ...).
+    public private(set) var loaderDiagnostics: [LibraryDiagnostic]
+    /// The library paths that were searched, as given; `emptyLibrary` messages name them.
+    public private(set) var searchedPaths: [String]
+
+    private var indexByID: [SnippetID: Int]
+    private var extensions: [String: [String]]
+
+    public init(files: [SnippetFile], loaderDiagnostics: [LibraryDiagnostic] = [], searchedPaths: [String] = []) {
+        self.files = files
+        self.loaderDiagnostics = loaderDiagnostics
+        self.searchedPaths = searchedPaths
+        self.snippets = files.flatMap(\.snippets)
+        var indexByID: [SnippetID: Int] = [:]
+        indexByID.reserveCapacity(snippets.count)
+        for (index, snippet) in snippets.enumerated() where indexByID[snippet.id] == nil {
+            indexByID[snippet.id] = index
+        }
+        self.indexByID = indexByID
+        var extensions: [String: [String]] = [:]
+        for file in files {
+            for (scope, parents) in file.extensions {
+                extensions[scope, default: []].append(contentsOf: parents)
+            }
+        }
+        self.extensions = extensions
+    }
+
+    /// The empty library.
+    public static let empty = SnippetLibrary(files: [])
+
+    /// The snippet with this identifier, if the library still has it.
+    public func snippet(withID id: SnippetID) -> Snippet? {
+        indexByID[id].map { snippets[$0] }
+    }
+
+    /// The position of the snippet with this identifier in `snippets`.
+    public func index(of id: SnippetID) -> Int? {
+        indexByID[id]
+    }
+
+    /// Every problem found: loader-level ones first, then each file's.
+    public var diagnostics: [LibraryDiagnostic] {
+        loaderDiagnostics + files.flatMap(\.diagnostics)
+    }
+
+    /// The scopes whose snippets apply in a document of `language`: the language itself plus everything it
+    /// `extends`, transitively (SnipMate's `cpp` extends `c`, ...). Global snippets apply on top of these.
+    public func scopes(forLanguage language: String) -> Set<String> {
+        var result: Set<String> = [language]
+        var pending = [language]
+        while let scope = pending.popLast() {
+            for parent in extensions[scope] ?? [] where result.insert(parent).inserted {
+                pending.append(parent)
+            }
+        }
+        return result
+    }
+
+    /// Whether `snippet` applies in a document of `language` (nil: any language).
+    public func applies(_ snippet: Snippet, toLanguage language: String?) -> Bool {
+        guard let language, !snippet.isGlobal else { return true }
+        let scopes = scopes(forLanguage: language)
+        return snippet.scopes.contains { scopes.contains($0) }
+    }
+
+    /// This library with the file at `file.uri` replaced (or added), everything else unchanged.
+    public func replacing(_ file: SnippetFile) -> SnippetLibrary {
+        var files = files
+        if let index = files.firstIndex(where: { $0.uri == file.uri }) {
+            files[index] = file
+        } else {
+            files.append(file)
+        }
+        return SnippetLibrary(files: files, loaderDiagnostics: loaderDiagnostics, searchedPaths: searchedPaths)
+    }
+
+    /// This library without the file at `uri`.
+    public func removingFile(uri: String) -> SnippetLibrary {
+        SnippetLibrary(
+            files: files.filter { $0.uri != uri }, loaderDiagnostics: loaderDiagnostics, searchedPaths: searchedPaths)
+    }
+}

@@ -1,0 +1,80 @@
+/// A small argument reader shared by the commands: `--flag`, `--option VALUE`, `--option=VALUE`, repeated options
+/// and positionals. Errors name the offending argument.
+public struct ParsedArguments: Sendable {
+    public private(set) var positionals: [String] = []
+    public private(set) var options: [String: [String]] = [:]
+    public private(set) var flags: Set<String> = []
+
+    /// Reads `arguments`. `optionNames` take a value, `flagNames` don't; anything else starting with `-` is an error.
+    public init(_ arguments: [String], options optionNames: Set<String>, flags flagNames: Set<String>) throws(ArgumentError) {
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || !argument.hasPrefix("-") || argument == "-" {
+                positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyPositionals = true
+                continue
+            }
+            var name = argument
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            if flagNames.contains(name) {
+                guard inlineValue == nil else { throw .unexpectedValue(name) }
+                flags.insert(name)
+            } else if optionNames.contains(name) {
+                if let inlineValue {
+                    options[name, default: []].append(inlineValue)
+                } else if index < arguments.count {
+                    options[name, default: []].append(arguments[index])
+                    index += 1
+                } else {
+                    throw .missingValue(name)
+                }
+            } else {
+                throw .unknownOption(argument)
+            }
+        }
+    }
+
+    /// The last value given for `name`.
+    public func value(_ name: String) -> String? { options[name]?.last }
+    /// Every value given for `name`, in order.
+    public func values(_ name: String) -> [String] { options[name] ?? [] }
+    public func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    /// The value of `name` as a positive integer, or nil when absent.
+    public func positiveInteger(_ name: String) throws(ArgumentError) -> Int? {
+        guard let text = value(name) else { return nil }
+        guard let number = Int(text), number > 0 else { throw .invalidValue(name, text, "a positive whole number") }
+        return number
+    }
+}
+
+/// A command-line mistake, phrased for the person who made it.
+public enum ArgumentError: Error, Equatable, CustomStringConvertible {
+    case unknownOption(String)
+    case missingValue(String)
+    case unexpectedValue(String)
+    case invalidValue(String, String, String)
+    case missingArgument(String)
+    case tooManyArguments([String])
+
+    public var description: String {
+        switch self {
+        case .unknownOption(let option): "unknown option '\(option)'"
+        case .missingValue(let option): "option '\(option)' needs a value"
+        case .unexpectedValue(let flag): "'\(flag)' takes no value"
+        case .invalidValue(let option, let value, let expected): "'\(value)' is not valid for \(option): expected \(expected)"
+        case .missingArgument(let what): "missing \(what)"
+        case .tooManyArguments(let extra): "unexpected argument '\(extra.joined(separator: " "))'"
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// Where a command writes. Commands never print directly, so tests can capture both streams.
+public struct CommandOutput: Sendable {
+    public var standardOutput: @Sendable (String) -> Void
+    public var standardError: @Sendable (String) -> Void
+
+    public init(standardOutput: @escaping @Sendable (String) -> Void, standardError: @escaping @Sendable (String) -> Void) {
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+    }
+
+    /// The process's real stdout and stderr.
+    public static let process = CommandOutput(
+        standardOutput: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
+        standardError: { text in FileHandle.standardError.write(Data(text.utf8)) }
+    )
+}
+
+/// The environment a command runs in: its arguments (without the program name), variables and output streams.
+public struct CommandContext: Sendable {
+    public var arguments: [String]
+    public var environment: [String: String]
+    public var output: CommandOutput
+
+    public init(arguments: [String], environment: [String: String], output: CommandOutput) {
+        self.arguments = arguments
+        self.environment = environment
+        self.output = output
+    }
+
+    public func print(_ text: String) { output.standardOutput(text + "\n") }
+    public func printError(_ text: String) { output.standardError(text + "\n") }
+}
+
+/// A subcommand of `snippets-lsp`.
+public protocol SnippetsCommand: Sendable {
+    static var name: String { get }
+    /// One line for the top-level help.
+    static var summary: String { get }
+    /// The full `--help` text.
+    static var help: String { get }
+    /// Runs the command and returns the exit status.
+    static func run(_ context: CommandContext) async -> Int32
+}
+
+/// `snippets-lsp`'s entry point: picks the subcommand.
+public enum CommandLineTool {
+    public static let commands: [any SnippetsCommand.Type] = [
+        ServeCommand.self,
+        CheckCommand.self,
+        SearchCommand.self,
+        AskCommand.self,
+        EvalCommand.self,
+        BenchCommand.self,
+    ]
+
+    public static var help: String {
+        var lines = [
+            "snippets-lsp: a language server over your own snippet library.",
+            "",
+            "Usage: snippets-lsp [COMMAND] [OPTIONS]",
+            "",
+            "With no command, speaks LSP on stdin/stdout (same as `serve`).",
+            "",
+            "Commands:",
+        ]
+        for command in commands {
+            lines.append("  " + command.name.padding(toLength: 8, withPad: " ", startingAt: 0) + command.summary)
+        }
+        lines += ["", "Run `snippets-lsp COMMAND --help` for a command's options."]
+        return lines.joined(separator: "\n")
+    }
+
+    /// Runs `snippets-lsp` with `arguments` (without the program name) and returns the exit status.
+    public static func run(
+        arguments: [String],
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        output: CommandOutput = .process
+    ) async -> Int32 {
+        if let first = arguments.first, ["--help", "-h", "help"].contains(first) {
+            output.standardOutput(help + "\n")
+            return 0
+        }
+        var arguments = arguments
+        let name = arguments.first.flatMap { $0.hasPrefix("-") ? nil : $0 } ?? "serve"
+        if arguments.first == name { arguments.removeFirst() }
+        guard let command = commands.first(where: { $0.name == name }) else {
+            output.standardError("snippets-lsp: unknown command '\(name)'\n\n\(help)\n")
+            return 2
+        }
+        let context = CommandContext(arguments: arguments, environment: environment, output: output)
+        if arguments.contains("--help") || arguments.contains("-h") {
+            output.standardOutput(command.help + "\n")
+            return 0
+        }
+        return await command.run(context)
+    }
+}
