@@ -103,7 +103,11 @@ private func check(_ testCase: BodyCase, sourceLocation: Testing.SourceLocation 
         BodyCase(body: "${1|a,b|", elements: [.text("${1|a,b|")], problems: ["unterminated-choice@0"]),
         BodyCase(body: "${1||}", elements: [.text("${1||}")], problems: ["empty-choice@0"]),
         BodyCase(body: "${1|a,,b|}", elements: [.text("${1|a,,b|}")], problems: ["empty-choice@0"]),
-        BodyCase(body: "${1/(/x/}", elements: [.text("${1/(/x/}")], problems: ["invalid-transform@0"]),
+        // A regex that does not compile is reported, but the transform stays for the client to judge.
+        BodyCase(
+            body: "a${1/(/x/}",
+            elements: [.text("a"), .transform(.tabstop(1), SnippetTransform(regex: "(", format: "x", options: ""))],
+            problems: ["invalid-regex@1"]),
         BodyCase(body: "${1/a/b}", elements: [.text("${1/a/b}")], problems: ["invalid-transform@0"]),
         BodyCase(body: "${1/a/b/z}", elements: [.text("${1/a/b/z}")], problems: ["invalid-transform@0"]),
         BodyCase(body: "${1/a/b/", elements: [.text("${1/a/b/")], problems: ["invalid-transform@0"]),
