@@ -147,7 +147,7 @@ private func check(_ testCase: BodyCase, sourceLocation: Testing.SourceLocation 
         #expect(Set(parse.problems.map(\.code)).isSubset(of: ["unterminated-placeholder", "nesting-too-deep"]))
         #expect(parse.problems.first?.code == "unterminated-placeholder")
 
-        let deep = String(repeating: "${1:", count: 100) + "x" + String(repeating: "}", count: 100)
+        let deep = (1...100).map { "${\($0):" }.joined() + "x" + String(repeating: "}", count: 100)
         let deepParse = SnippetBody.parse(deep)
         #expect(deepParse.problems.map(\.code).contains("nesting-too-deep"))
         #expect(deepParse.body.plainText().contains("x"))

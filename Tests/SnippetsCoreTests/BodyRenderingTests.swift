@@ -76,6 +76,11 @@ private func resolver(_ values: [String: String]) -> (String) -> String? {
         ("for ${1:i} in ${2|xs,ys|} {\n\t$0\n}", "for i in xs {\n\t\n}"),
         ("${1:Foo} $1 ${1/(.*)/${1:/upcase}/}", "Foo Foo FOO"),
         ("$1 ${1|a,b|}", "a a"),
+        ("$1 ${1:Foo}", "Foo Foo"),
+        // VS Code: the first placeholder with a default sets the text of every placeholder of that number.
+        ("${1:} ${1:later} $1", "later later later"),
+        ("${1:first} ${1:second}", "first first"),
+        ("${0:end} $0", "end "),
         ("${1:outer ${2:inner}} $2", "outer inner inner"),
         ("${TM_SELECTED_TEXT:sel}|${UNKNOWN}|$CLIPBOARD", "sel||"),
         ("${1:a $1}", "a "),
@@ -91,6 +96,13 @@ private func resolver(_ values: [String: String]) -> (String) -> String? {
         let body = SnippetBody.parse("${TM_SELECTED_TEXT:sel} ${TM_FILENAME_BASE/(.*)/${1:/upcase}/}.h").body
         #expect(body.plainText(resolving: resolver(["TM_SELECTED_TEXT": "chosen", "TM_FILENAME_BASE": "main"]))
             == "chosen MAIN.h")
+    }
+
+    @Test func bodySummaries() {
+        let body = SnippetBody.parse("${TM_FILENAME:${CLIPBOARD}} ${1:$UUID} ${TM_FILENAME/a/b/} ${2/x/y/} $foo").body
+        #expect(body.variableNames == ["TM_FILENAME", "CLIPBOARD", "UUID", "foo"])
+        #expect(body.hasSnippetSyntax)
+        #expect(!SnippetBody.parse(#"just text \$ and $"#).body.hasSnippetSyntax)
     }
 
     // MARK: markdownPreview
