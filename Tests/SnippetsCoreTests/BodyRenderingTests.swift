@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SnippetsCore
 
 /// A resolver that knows exactly `values`.
@@ -64,8 +65,9 @@ private func resolver(_ values: [String: String]) -> (String) -> String? {
 
     @Test func resolvedVariableTransformsAreApplied() {
         let body = SnippetBody.parse("class ${TM_FILENAME_BASE/(.*)/${1:/pascalcase}/}: ${1/(.*)/${1:/upcase}/}").body
-        #expect(body.lspText(resolving: resolver(["TM_FILENAME_BASE": "user_profile"]))
-            == "class UserProfile: ${1/(.*)/${1:/upcase}/}")
+        #expect(
+            body.lspText(resolving: resolver(["TM_FILENAME_BASE": "user_profile"]))
+                == "class UserProfile: ${1/(.*)/${1:/upcase}/}")
         // Unresolved, the transform stays for the client.
         #expect(body.lspText() == "class ${TM_FILENAME_BASE/(.*)/${1:/pascalcase}/}: ${1/(.*)/${1:/upcase}/}")
     }
@@ -94,8 +96,9 @@ private func resolver(_ values: [String: String]) -> (String) -> String? {
 
     @Test func plainTextUsesResolvedValuesOverDefaults() {
         let body = SnippetBody.parse("${TM_SELECTED_TEXT:sel} ${TM_FILENAME_BASE/(.*)/${1:/upcase}/}.h").body
-        #expect(body.plainText(resolving: resolver(["TM_SELECTED_TEXT": "chosen", "TM_FILENAME_BASE": "main"]))
-            == "chosen MAIN.h")
+        #expect(
+            body.plainText(resolving: resolver(["TM_SELECTED_TEXT": "chosen", "TM_FILENAME_BASE": "main"]))
+                == "chosen MAIN.h")
     }
 
     @Test func bodySummaries() {
@@ -113,7 +116,9 @@ private func resolver(_ values: [String: String]) -> (String) -> String? {
         #expect(plain.markdownPreview(language: nil) == "```\nprint(x)\n```")
         let fenced = SnippetBody.parse("```swift\n${1:code}\n```\n").body
         #expect(fenced.markdownPreview(language: "markdown") == "````markdown\n```swift\ncode\n```\n````")
-        #expect(SnippetBody.parse("a ````` b").body.markdownPreview(language: "bad lang`") == "``````bad\na ````` b\n``````")
+        #expect(
+            SnippetBody.parse("a ````` b").body.markdownPreview(language: "bad lang`") == "``````bad\na ````` b\n``````"
+        )
     }
 
     // MARK: Transforms
@@ -141,7 +146,9 @@ private func resolver(_ values: [String: String]) -> (String) -> String? {
         ("a\\/b", "c\\/d\\\\", "", "xa/by", "xc/d\\y"),
         ("(.*)", "$ {$1}", "", "v", "$ {v}"),
     ])
-    func transformsApplyLikeVSCode(_ regex: String, _ format: String, _ options: String, _ value: String, _ expected: String) {
+    func transformsApplyLikeVSCode(
+        _ regex: String, _ format: String, _ options: String, _ value: String, _ expected: String
+    ) {
         let transform = SnippetTransform(regex: regex, format: format, options: options)
         #expect(transform.optionsProblem == nil && transform.regexCompiles)
         #expect(transform.apply(to: value) == expected)

@@ -357,7 +357,8 @@ struct SnippetBodyParser {
                 }
             }
             guard let separator = unit(at: index) else {
-                return .failure(ChoiceFailure(code: SnippetBodyProblemCode.unterminatedChoice, detail: "has no closing '|}'"))
+                return .failure(
+                    ChoiceFailure(code: SnippetBodyProblemCode.unterminatedChoice, detail: "has no closing '|}'"))
             }
             guard !option.isEmpty else {
                 return .failure(

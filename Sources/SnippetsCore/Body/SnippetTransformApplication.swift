@@ -172,7 +172,8 @@ enum SnippetFormatString {
             let words = alphanumericWords(value)
             guard !words.isEmpty else { return value }
             return words.enumerated().map { offset, word in
-                let head = offset == 0 && shorthand == "camelcase" ? word.prefix(1).lowercased() : word.prefix(1).uppercased()
+                let head =
+                    offset == 0 && shorthand == "camelcase" ? word.prefix(1).lowercased() : word.prefix(1).uppercased()
                 return head + word.dropFirst()
             }.joined()
         default:
