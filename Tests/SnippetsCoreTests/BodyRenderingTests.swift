@@ -50,6 +50,12 @@ private func resolver(_ values: [String: String]) -> (String) -> String? {
         #expect(year.lspText(resolving: resolver(["CURRENT_YEAR": "2026"])) == "${1}2026")
     }
 
+    @Test func escapedTextInsertsLiterally() {
+        let text = #"cost: $5 {a} \n ${1:x}"#
+        #expect(SnippetBody.escaped(text) == #"cost: \$5 {a\} \\n \${1:x\}"#)
+        #expect(SnippetBody.parse(SnippetBody.escaped(text)).body.elements == [.text(text)])
+    }
+
     @Test func choiceOptionsEscapeCommaBarAndBackslash() {
         let body = SnippetBody(elements: [.choice(1, ["a,b", "c|d", #"e\f"#, "$x}"])])
         #expect(body.lspText() == #"${1|a\,b,c\|d,e\\f,$x}|}"#)

@@ -36,6 +36,11 @@ public struct SnippetBody: Hashable, Sendable {
         }
     }
 
+    /// LSP snippet text that inserts `text` literally (`$`, `}` and `\` escaped).
+    public static func escaped(_ text: String) -> String {
+        SnippetLSPWriter.escapeText(text)
+    }
+
     /// Whether the body has any tabstop, placeholder, choice, variable or transform (else it is plain text).
     public var hasSnippetSyntax: Bool {
         elements.contains { if case .text = $0 { false } else { true } }
