@@ -114,3 +114,22 @@ public enum LibraryPath {
         return result
     }
 }
+
+extension LibraryPath {
+    /// The path of a `file://` URI (percent-decoded); a string that is not such a URI comes back unchanged.
+    public static func path(fromFileURI uri: String) -> String {
+        guard uri.hasPrefix("file://") else { return uri }
+        var bytes: [UInt8] = []
+        var iterator = uri.utf8.dropFirst(7).makeIterator()
+        while let byte = iterator.next() {
+            if byte == UInt8(ascii: "%"), let high = iterator.next(), let low = iterator.next(),
+                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+            {
+                bytes.append(value)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

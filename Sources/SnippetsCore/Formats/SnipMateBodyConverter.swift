@@ -155,7 +155,11 @@ struct SnipMateBodyConverter {
     private mutating func convertBacktick(at index: Int) -> Int {
         let offset = source.offsets[index]
         var end = index + 1
-        while end < source.scalars.count, source.scalars[end] != "`" { end += 1 }
+        // A backslash inside the expression escapes the next character (SnipMate writes \` for a literal backtick).
+        while end < source.scalars.count, source.scalars[end] != "`" {
+            end += source.scalars[end] == "\\" ? 2 : 1
+        }
+        end = min(end, source.scalars.count)
         guard end < source.scalars.count else {
             notes.append(
                 (offset, .warning, "unterminated-backtick",
