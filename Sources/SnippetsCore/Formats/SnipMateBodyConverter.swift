@@ -22,7 +22,8 @@ struct SnipMateBodyConverter {
     }
 
     private let source: Source
-    private var output = String.UnicodeScalarView()
+    /// The converted body as UTF-8 (decoded once at the end: appending scalars to a String one by one is slow).
+    private var output: [UInt8] = []
     private var outputUTF16 = 0
     private var map = BodySourceMap()
     private var notes: [(offset: Int, severity: LibraryDiagnostic.Severity, code: String, message: String)] = []
@@ -50,7 +51,7 @@ struct SnipMateBodyConverter {
         }
         var converter = SnipMateBodyConverter(source: source)
         converter.run()
-        return Result(text: String(converter.output), map: converter.map, notes: converter.notes)
+        return Result(text: String(decoding: converter.output, as: UTF8.self), map: converter.map, notes: converter.notes)
     }
 
     /// The file offset right after the last verbatim text emitted: text continuing from there needs no new anchor.
@@ -58,10 +59,8 @@ struct SnipMateBodyConverter {
 
     private mutating func emit(_ text: String, from offset: Int, verbatim: Bool) {
         map.append(.init(outputUTF16: outputUTF16, sourceUTF8: offset, isVerbatim: verbatim))
-        for scalar in text.unicodeScalars {
-            output.append(scalar)
-            outputUTF16 += scalar.utf16.count
-        }
+        output.append(contentsOf: text.utf8)
+        outputUTF16 += text.utf16.count
         verbatimEnd = verbatim ? offset + text.utf8.count : -1
     }
 
@@ -70,7 +69,11 @@ struct SnipMateBodyConverter {
         if offset != verbatimEnd {
             map.append(.init(outputUTF16: outputUTF16, sourceUTF8: offset, isVerbatim: true))
         }
-        output.append(scalar)
+        if scalar.isASCII {
+            output.append(UInt8(truncatingIfNeeded: scalar.value))
+        } else {
+            UTF8.encode(scalar) { output.append($0) }
+        }
         outputUTF16 += scalar.utf16.count
         verbatimEnd = offset + scalar.utf8.count
     }
