@@ -43,7 +43,7 @@ public enum BenchCommand: SnippetsCommand {
         }
 
         let loadStart = DispatchTime.now().uptimeNanoseconds
-        let library = LibrarySource.load(paths: paths)
+        let library = LibraryPaths.resolve(flags: paths, environment: context.environment).load()
         let indexStart = DispatchTime.now().uptimeNanoseconds
         let index = TokenIndex(library: library)
         let indexEnd = DispatchTime.now().uptimeNanoseconds

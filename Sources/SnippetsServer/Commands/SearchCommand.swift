@@ -13,7 +13,9 @@ public enum SearchCommand: SnippetsCommand {
         QUERY words are joined with spaces; the last word also matches as a prefix.
 
         Options:
-          --library PATH   A snippet file or folder (repeatable).
+          --library PATH   A snippet file or folder; repeat for several. Without it: the paths in
+                           SNIPPETS_LIBRARY (separated by ':'), else $XDG_CONFIG_HOME/snippets
+                           (~/.config/snippets).
           --language ID    Only snippets for this language (and what it extends) plus global ones.
           --limit N        At most N results (default 20).
           --json           A JSON array of {id, title, triggers, match, score, location {uri, range}}.
@@ -37,13 +39,8 @@ public enum SearchCommand: SnippetsCommand {
             context.printError("snippets-lsp search: missing QUERY (see `snippets-lsp search --help`)")
             return 2
         }
-        let paths = arguments.values("--library")
-        guard !paths.isEmpty else {
-            context.printError("snippets-lsp search: no library: pass --library PATH")
-            return 2
-        }
         let query = arguments.positionals.joined(separator: " ")
-        let library = LibrarySource.load(paths: paths)
+        let library = LibraryPaths.resolve(flags: arguments.values("--library"), environment: context.environment).load()
         let index = TokenIndex(library: library)
         let results = index.search(query, language: arguments.value("--language"), limit: limit)
         let hits = results.hits.compactMap { hit in library.snippet(withID: hit.snippetID).map { (hit, $0) } }
@@ -120,12 +117,5 @@ public enum SearchCommand: SnippetsCommand {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(objects)) ?? Data("[]".utf8)
         return String(decoding: data, as: UTF8.self)
-    }
-}
-
-/// Where the commands get a library from disk (one place to change when the loader changes).
-enum LibrarySource {
-    static func load(paths: [String]) -> SnippetLibrary {
-        InterimLibraryReader.load(paths: paths)
     }
 }
