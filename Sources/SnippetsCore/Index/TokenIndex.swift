@@ -11,7 +11,8 @@ import Foundation
 ///   trigger prefix match, then snippets that match only through tokens.
 /// - Within a tier, score: each query term adds `weight × idf` for the best field it occurs in (trigger or title
 ///   3, description 2, body 1), with `idf = ln(1 + N / df)` over all `N` snippets, so rare words count more. A
-///   term that matches several index tokens (the last typed word as a prefix, or a stem) counts its best one.
+///   term that matches several index tokens (the last typed word as a prefix, or a stem) counts once, in its best
+///   field, with `df` the sum of those tokens' document frequencies (at most `N`).
 /// - Ties: higher `priority`, then the shorter shortest trigger, then title, then identifier.
 ///
 /// The reported `score` adds a tier bonus (exact trigger 1000, +100 for exact case; prefix 500) to the term score.
@@ -197,9 +198,7 @@ public struct TokenIndex: Sendable {
             } else if let id = self.tokens.find(term) {
                 tokens = [id]
             }
-            for token in tokens {
-                accumulate(token, term: termNumber, skippingTriggersOfTriggerMatches: true, into: &accumulator)
-            }
+            accumulate(tokens, term: termNumber, skippingTriggersOfTriggerMatches: true, into: &accumulator)
         }
         return results(from: accumulator, terms: terms, triggerQuery: trimmed.lowercased(), language: language, limit: limit)
     }
@@ -207,8 +206,8 @@ public struct TokenIndex: Sendable {
     /// Ranked snippets matching any of `terms` (already tokens: lowercase words), best first.
     ///
     /// Each term matches the index token equal to it and every token with the same `EnglishStemmer` stem
-    /// (`payments` finds `payment`, `paid` finds `pay`). Score: the sum over matched terms of field weight × IDF of
-    /// the best matching token. Triggers take part as tokens of the trigger field, not by prefix.
+    /// (`payments` finds `payment`, `paid` finds `pay`). Score: the sum over matched terms of field weight (best
+    /// field) × the term's IDF. Triggers take part as tokens of the trigger field, not by prefix.
     public func search(terms: [String], language: String? = nil, limit: Int = 20) -> SearchResults {
         var distinctTerms: [String] = []
         for term in terms {
@@ -224,9 +223,7 @@ public struct TokenIndex: Sendable {
             for id in stemGroups[EnglishStemmer.stem(term)] ?? [] where !tokens.contains(id) {
                 tokens.append(id)
             }
-            for token in tokens {
-                accumulate(token, term: termNumber, skippingTriggersOfTriggerMatches: false, into: &accumulator)
-            }
+            accumulate(tokens, term: termNumber, skippingTriggersOfTriggerMatches: false, into: &accumulator)
         }
         return results(from: accumulator, terms: distinctTerms, triggerQuery: nil, language: language, limit: limit)
     }
@@ -236,14 +233,33 @@ public struct TokenIndex: Sendable {
         Float(log(1 + Double(snippetCount) / Double(max(documentFrequency, 1))))
     }
 
-    /// Adds the postings of `token` as matches of query term `term`. With `skippingTriggersOfTriggerMatches`, a
-    /// snippet already matched by its whole trigger does not count its trigger's tokens again.
+    /// Adds the postings of `tokens` (the index tokens a query term matches) as matches of term `term`.
+    ///
+    /// The term's IDF counts every snippet holding any of the tokens (the sum of their document frequencies,
+    /// capped at `N`), so a typed prefix or a stem weighs as one word whichever completion or inflection a snippet
+    /// holds. With `skippingTriggersOfTriggerMatches`, a snippet already matched by its whole trigger does not
+    /// count its trigger's tokens again.
     private func accumulate(
-        _ token: Int32, term: Int, skippingTriggersOfTriggerMatches: Bool, into accumulator: inout Accumulator
+        _ tokens: [Int32], term: Int, skippingTriggersOfTriggerMatches: Bool, into accumulator: inout Accumulator
     ) {
-        let start = Int(postingStarts[Int(token)])
-        let end = Int(postingStarts[Int(token) + 1])
-        let idf = inverseDocumentFrequency(end - start)
+        var documentFrequency = 0
+        for token in tokens {
+            documentFrequency += Int(postingStarts[Int(token) + 1] - postingStarts[Int(token)])
+        }
+        let idf = inverseDocumentFrequency(min(documentFrequency, snippetCount))
+        for token in tokens {
+            let start = Int(postingStarts[Int(token)])
+            let end = Int(postingStarts[Int(token) + 1])
+            accumulatePostings(start..<end, term: term, idf: idf, skippingTriggersOfTriggerMatches, &accumulator)
+        }
+    }
+
+    private func accumulatePostings(
+        _ range: Range<Int>, term: Int, idf: Float, _ skippingTriggersOfTriggerMatches: Bool,
+        _ accumulator: inout Accumulator
+    ) {
+        let start = range.lowerBound
+        let end = range.upperBound
         postings.withUnsafeBufferPointer { buffer in
             for position in start..<end {
                 let posting = buffer[position]
