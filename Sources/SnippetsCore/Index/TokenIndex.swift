@@ -159,8 +159,9 @@ public struct TokenIndex: Sendable {
     ///
     /// The whole query (trimmed of surrounding whitespace) is matched against triggers, ignoring case, exactly and
     /// as a prefix; its tokens are matched against trigger, title, description and body tokens, the last one also
-    /// as a prefix when it ends the query (no trailing space) and has at least `minimumTokenPrefixLength` bytes. An empty query
-    /// matches nothing.
+    /// as a prefix when it ends the query (no trailing space) and has at least `minimumTokenPrefixLength` bytes.
+    /// A snippet matched by its whole trigger does not count its trigger's tokens again. An empty query matches
+    /// nothing.
     public func search(_ query: String, language: String? = nil, limit: Int = 20) -> SearchResults {
         let trimmed = Self.trimmingWhitespace(query)
         guard !trimmed.isEmpty else { return SearchResults(hits: [], totalMatches: 0) }
@@ -200,7 +201,8 @@ public struct TokenIndex: Sendable {
             }
             accumulate(tokens, term: termNumber, skippingTriggersOfTriggerMatches: true, into: &accumulator)
         }
-        return results(from: accumulator, terms: terms, triggerQuery: trimmed.lowercased(), language: language, limit: limit)
+        return results(
+            from: accumulator, terms: terms, triggerQuery: trimmed.lowercased(), language: language, limit: limit)
     }
 
     /// Ranked snippets matching any of `terms` (already tokens: lowercase words), best first.
@@ -366,10 +368,12 @@ public struct TokenIndex: Sendable {
         if lhs.score != rhs.score { return lhs.score > rhs.score }
         if lhs.priority != rhs.priority { return lhs.priority > rhs.priority }
         if lhs.shortestTrigger != rhs.shortestTrigger { return lhs.shortestTrigger < rhs.shortestTrigger }
-        let lhsSnippet = snippets[lhs.number]
-        let rhsSnippet = snippets[rhs.number]
-        if lhsSnippet.title != rhsSnippet.title { return lhsSnippet.title < rhsSnippet.title }
-        if lhsSnippet.id != rhsSnippet.id { return lhsSnippet.id < rhsSnippet.id }
+        let lhsTitle = snippets[lhs.number].title
+        let rhsTitle = snippets[rhs.number].title
+        if lhsTitle != rhsTitle { return lhsTitle < rhsTitle }
+        let lhsID = snippets[lhs.number].id
+        let rhsID = snippets[rhs.number].id
+        if lhsID != rhsID { return lhsID < rhsID }
         return lhs.number < rhs.number
     }
 

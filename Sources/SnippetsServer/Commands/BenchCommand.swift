@@ -72,11 +72,13 @@ public enum BenchCommand: SnippetsCommand {
             terms.append(DispatchTime.now().uptimeNanoseconds - start)
         }
 
+        func timing(_ wall: UInt64, cpu: UInt64) -> String { "\(milliseconds(wall)) ms (CPU \(milliseconds(cpu)) ms)" }
+        let files = library.files.count
         context.print("libraries:       \(paths.joined(separator: ", "))")
-        context.print("snippets:        \(library.snippets.count) in \(library.files.count) files, \(index.tokenCount) distinct tokens")
-        context.print("load:            \(milliseconds(indexStart - loadStart)) ms (CPU \(milliseconds(indexCPUStart - loadCPUStart)) ms)")
-        context.print("index:           \(milliseconds(indexEnd - indexStart)) ms (CPU \(milliseconds(indexCPUEnd - indexCPUStart)) ms)")
-        context.print("load and index:  \(milliseconds(indexEnd - loadStart)) ms (CPU \(milliseconds(indexCPUEnd - loadCPUStart)) ms)")
+        context.print("snippets:        \(library.snippets.count) in \(files) files, \(index.tokenCount) distinct tokens")
+        context.print("load:            \(timing(indexStart - loadStart, cpu: indexCPUStart - loadCPUStart))")
+        context.print("index:           \(timing(indexEnd - indexStart, cpu: indexCPUEnd - indexCPUStart))")
+        context.print("load and index:  \(timing(indexEnd - loadStart, cpu: indexCPUEnd - loadCPUStart))")
         context.print("peak memory:     \(peakMemory())")
         context.print("search (typing): \(summary(typing)); \(matched) of \(queries.count) had hits")
         context.print("search (terms):  \(summary(terms))")
