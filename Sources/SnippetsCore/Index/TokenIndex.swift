@@ -19,12 +19,17 @@ import Foundation
 public struct TokenIndex: Sendable {
     public let library: SnippetLibrary
 
-    /// Field bits stored in postings.
+    /// Posting bit: the token occurs in the title.
     static let titleField: UInt32 = 1
+    /// Posting bit: the token occurs in the description.
     static let descriptionField: UInt32 = 2
+    /// Posting bit: the token occurs in the body.
     static let bodyField: UInt32 = 4
+    /// Posting bit: the token occurs in a trigger (weighted like the title).
     static let triggerField: UInt32 = 8
+    /// All field bits of a posting.
     static let fieldMask: UInt32 = 15
+    /// A posting is `snippet << snippetShift | fields`.
     static let snippetShift: UInt32 = 4
     /// The shortest last word (in UTF-8 bytes) that `search(_:)` expands as a prefix over the token vocabulary;
     /// shorter words match tokens exactly (triggers still match by prefix at any length).
@@ -209,7 +214,7 @@ public struct TokenIndex: Sendable {
     ///
     /// Each term matches the index token equal to it and every token with the same `EnglishStemmer` stem
     /// (`payments` finds `payment`, `paid` finds `pay`). Score: the sum over matched terms of field weight (best
-    /// field) × the term's IDF. Triggers take part as tokens of the trigger field, not by prefix.
+    /// field) × the term's IDF. Trigger tokens count like title tokens (and report `.title`); no prefix matching.
     public func search(terms: [String], language: String? = nil, limit: Int = 20) -> SearchResults {
         var distinctTerms: [String] = []
         for term in terms {
