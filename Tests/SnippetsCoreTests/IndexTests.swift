@@ -188,6 +188,26 @@ private func titles(_ index: TokenIndex, terms: [String], language: String? = ni
         #expect(index.search(terms: ["nothing"]).totalMatches == 0)
     }
 
+    @Test func irregularFormsFindEachOtherWhateverTheirLength() {
+        var library = LibraryBuilder()
+        library.add("Status", triggers: ["st"], body: "The build is green.")
+        library.add("History", triggers: ["hi"], body: "The builds were red.")
+        let index = library.index
+        #expect(Set(titles(index, terms: ["was"])) == ["Status", "History"])
+        #expect(Set(titles(index, terms: ["be"])) == ["Status", "History"])
+    }
+
+    @Test func chineseAndCyrillicTextIsSearchable() {
+        var library = LibraryBuilder()
+        library.add("发票模板", triggers: ["fp"], body: "请在十四天内付款")
+        library.add("Счёт-фактура", triggers: ["sf"], body: "Оплата в течение 14 дней")
+        let index = library.index
+        #expect(titles(index, "发票") == ["发票模板"])
+        #expect(titles(index, terms: ["付"]) == ["发票模板"])
+        #expect(titles(index, "счёт") == ["Счёт-фактура"])
+        #expect(titles(index, "ОПЛА") == ["Счёт-фактура"])
+    }
+
     @Test func termsRankByFieldAndRarity() {
         var library = LibraryBuilder()
         library.add("Address", triggers: ["addr"], body: "Street 1, City")

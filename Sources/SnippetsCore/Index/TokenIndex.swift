@@ -146,14 +146,14 @@ public struct TokenIndex: Sendable {
         self.priorities = priorities
     }
 
-    /// Whether the stemmer could change `token`: ASCII letters only, three or more of them.
+    /// Whether the stemmer could change `token`: ASCII letters only, two or more of them (`is` → be).
     private static func isStemmable(_ token: String) -> Bool {
         var count = 0
         for byte in token.utf8 {
             guard byte >= 0x61 && byte <= 0x7A else { return false }
             count += 1
         }
-        return count > 2
+        return count > 1
     }
 
     /// How many distinct tokens the index holds.
