@@ -3,7 +3,8 @@
 /// Which files are read (each library path may be a file or a directory):
 /// - a directory holding a `package.json` with `contributes.snippets` is read through it: only the files it names,
 ///   with the languages it gives them; nothing else in that directory tree is read.
-/// - otherwise directories are walked recursively in sorted order, skipping hidden entries (`.git`, …), and these
+/// - otherwise directories are walked recursively (a directory's files in sorted order, then its subdirectories in
+///   sorted order, as SnipMate reads `c.snippets` before `c/*.snippets`), skipping hidden entries (`.git`, …); these
 ///   files are read: `<language>.json` (snippets for that language), `*.code-snippets` (global unless a snippet
 ///   says `scope`), `*.snippets` and `*.snippet` (SnipMate, scope from the path, see `snipMateContext`).
 ///   Files with other extensions (README, LICENSE, …) and `package.json` files without snippets are skipped
@@ -14,6 +15,7 @@
 /// (a symlink loop, a device) is a loader diagnostic; a file that is too large (`maximumFileSize`, checked from
 /// its size before reading), unreadable, binary (a NUL byte) or not UTF-8 is an error on that file.
 public struct LibraryLoader: Sendable {
+    /// Where files are read from.
     public let fileSystem: any LibraryFileSystem
     /// Files larger than this are not read (8 MiB by default: far above any real snippet file).
     public var maximumFileSize: Int
@@ -26,6 +28,8 @@ public struct LibraryLoader: Sendable {
     /// Checks a body with the snippet grammar (`SnippetBody.parse`).
     public static let grammarBodyChecker: SnippetBodyChecker = { SnippetBody.parse($0).problems }
 
+    /// A loader reading through `fileSystem`, refusing files over `maximumFileSize` bytes, checking bodies with
+    /// `checkBody` (the snippet grammar by default).
     public init(
         fileSystem: any LibraryFileSystem,
         maximumFileSize: Int = LibraryLoader.defaultMaximumFileSize,
@@ -36,7 +40,7 @@ public struct LibraryLoader: Sendable {
         self.checkBody = checkBody
     }
 
-    /// Loads every snippet under `paths` (files or directories). Never throws: every problem becomes a diagnostic,
+    /// Loads every snippet under `paths` (absolute files or directories; URIs are built from them). Never throws: every problem becomes a diagnostic,
     /// and a missing path is a loader diagnostic that names it.
     public func load(paths: [String]) -> SnippetLibrary {
         load(paths: paths, workspaceRoots: [])
@@ -294,11 +298,14 @@ public struct LibraryLoader: Sendable {
                 }
             }
             let inner = ancestors.union([canonical])
+            // Files first, then subdirectories, each in sorted order: SnipMate reads `c.snippets` and `c_*.snippets`
+            // before `c/*.snippets`, and `snippet!` overrides depend on that order.
+            var subdirectories: [String] = []
             for name in names where !name.hasPrefix(".") {
                 let child = LibraryPath.join(path, name)
                 switch fileSystem.item(at: child) {
                 case .directory:
-                    visitDirectory(child, root: root, ancestors: inner)
+                    subdirectories.append(child)
                 case .file(let size):
                     if let context = LibraryLoader.context(forFileAt: child, root: root) {
                         visitFile(child, context: context, size: size)
@@ -309,6 +316,9 @@ public struct LibraryLoader: Sendable {
                     // Listed but gone: a dangling symbolic link or a file removed while walking.
                     report(.warning, "unusable-path", "'\(child)' is listed but cannot be found (a dangling symbolic link?)", path: child)
                 }
+            }
+            for child in subdirectories {
+                visitDirectory(child, root: root, ancestors: inner)
             }
         }
 
