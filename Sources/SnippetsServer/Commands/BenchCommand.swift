@@ -9,9 +9,10 @@ public enum BenchCommand: SnippetsCommand {
         Usage: snippets-lsp bench [--library PATH]... [--searches N]
 
         Loads and indexes the libraries, then runs N searches (default 1000) drawn deterministically from the
-        library's own triggers (prefixes of them, as typed) and title words, and prints load and index time,
-        snippet count, peak resident memory and search latency percentiles. Build with
-        `swift build -c release` first: debug builds are many times slower.
+        library's own triggers (prefixes of them, as typed) and title words, each in the language of the snippet
+        it came from, then the same words as `ask`-style term searches. Prints load and index time (wall clock and
+        process CPU time, which a busy machine inflates less), snippet count, peak resident memory (VmHWM) and
+        search latency percentiles. Build with `swift build -c release` first: debug builds are many times slower.
 
         Options:
           --library PATH   A snippet file or folder (repeatable). Default: the corpora under
