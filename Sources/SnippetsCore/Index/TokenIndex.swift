@@ -1,23 +1,494 @@
-// API surface agreed between targets; the index work fills in the implementation.
+import Foundation
 
 /// A literal token index over a library's triggers, titles, descriptions and bodies.
+///
+/// Built once per library load. Tokens (see `Tokenizer`) get integer identifiers; each token has a posting list of
+/// the snippets containing it, with the fields it occurs in. Triggers are kept lowercased in a byte-sorted table
+/// so exact and prefix lookups are two binary searches.
+///
+/// Ranking, explainable and deterministic:
+/// - Tier first: an exact trigger match with the query's case, then an exact trigger match ignoring case, then a
+///   trigger prefix match, then snippets that match only through tokens.
+/// - Within a tier, score: each query term adds `weight × idf` for the best field it occurs in (trigger or title
+///   3, description 2, body 1), with `idf = ln(1 + N / df)` over all `N` snippets, so rare words count more. A
+///   term that matches several index tokens (the last typed word as a prefix, or a stem) counts once, in its best
+///   field, with `df` the sum of those tokens' document frequencies (at most `N`).
+/// - Ties: higher `priority`, then the shorter shortest trigger, then title, then identifier.
+///
+/// The reported `score` adds a tier bonus (exact trigger 1000, +100 for exact case; prefix 500) to the term score.
 public struct TokenIndex: Sendable {
     public let library: SnippetLibrary
 
+    /// Posting bit: the token occurs in the title.
+    static let titleField: UInt32 = 1
+    /// Posting bit: the token occurs in the description.
+    static let descriptionField: UInt32 = 2
+    /// Posting bit: the token occurs in the body.
+    static let bodyField: UInt32 = 4
+    /// Posting bit: the token occurs in a trigger (weighted like the title).
+    static let triggerField: UInt32 = 8
+    /// All field bits of a posting.
+    static let fieldMask: UInt32 = 15
+    /// A posting is `snippet << snippetShift | fields`.
+    static let snippetShift: UInt32 = 4
+    /// The shortest last word (in UTF-8 bytes) that `search(_:)` expands as a prefix over the token vocabulary;
+    /// shorter words match tokens exactly (triggers still match by prefix at any length).
+    public static let minimumTokenPrefixLength = 3
+
+    private let snippetCount: Int
+    private let tokens: TokenTable
+    /// Token identifiers in byte order of their text, for prefix ranges.
+    private let sortedTokens: [Int32]
+    /// Postings of token `t`: `postings[postingStarts[t] ..< postingStarts[t + 1]]`, each `snippet << 4 | fields`.
+    private let postingStarts: [Int32]
+    private let postings: [UInt32]
+    /// Stem → the tokens (plain ASCII words) that have it.
+    private let stemGroups: [String: [Int32]]
+    /// Lowercased triggers, entry `e` belonging to `triggerSnippets[e]`; `sortedTriggers` is their byte order.
+    private let triggerTexts: ByteTable
+    private let triggerSnippets: [Int32]
+    private let triggerOriginals: [String]
+    private let sortedTriggers: [Int32]
+    /// The scopes of snippet `s`: `scopeIDs[scopeStarts[s] ..< scopeStarts[s + 1]]`; empty means global.
+    private let scopeStarts: [Int32]
+    private let scopeIDs: [Int32]
+    private let scopeNumbers: [String: Int32]
+    /// Each snippet's `priority`.
+    private let priorities: [Int32]
+    /// UTF-8 length of each snippet's shortest trigger (`Int32.max` when it has none), for tie-breaking.
+    private let shortestTrigger: [Int32]
+
     public init(library: SnippetLibrary) {
         self.library = library
-        fatalError("TokenIndex is not implemented yet")
+        let snippets = library.snippets
+        snippetCount = snippets.count
+
+        var builder = OccurrenceBuilder()
+        builder.occurrences.reserveCapacity(snippets.count * 32)
+        var triggerTexts = ByteTable()
+        var triggerSnippets: [Int32] = []
+        var triggerOriginals: [String] = []
+        var scopeStarts: [Int32] = [0]
+        var scopeIDs: [Int32] = []
+        var scopeNumbers: [String: Int32] = [:]
+        var shortestTrigger: [Int32] = []
+        var priorities: [Int32] = []
+        priorities.reserveCapacity(snippets.count)
+        scopeStarts.reserveCapacity(snippets.count + 1)
+        shortestTrigger.reserveCapacity(snippets.count)
+
+        for (number, snippet) in snippets.enumerated() {
+            var shortest = Int32.max
+            for trigger in snippet.triggers {
+                triggerTexts.append(Array(trigger.lowercased().utf8))
+                triggerSnippets.append(Int32(number))
+                triggerOriginals.append(trigger)
+                shortest = min(shortest, Int32(trigger.utf8.count))
+                builder.add(trigger, snippet: number, field: Self.triggerField)
+            }
+            shortestTrigger.append(shortest)
+            priorities.append(Int32(clamping: snippet.priority))
+            builder.add(snippet.title, snippet: number, field: Self.titleField)
+            if let description = snippet.description {
+                builder.add(description, snippet: number, field: Self.descriptionField)
+            }
+            builder.add(snippet.body, snippet: number, field: Self.bodyField)
+            for scope in snippet.scopes {
+                let id: Int32
+                if let existing = scopeNumbers[scope] {
+                    id = existing
+                } else {
+                    id = Int32(scopeNumbers.count)
+                    scopeNumbers[scope] = id
+                }
+                scopeIDs.append(id)
+            }
+            scopeStarts.append(Int32(scopeIDs.count))
+        }
+
+        let tokens = builder.tokens
+        var occurrences = builder.occurrences
+        builder = OccurrenceBuilder()
+        // Group occurrences by token (a counting sort keeps snippet order within each token).
+        var postingStarts = [Int32](repeating: 0, count: tokens.count + 1)
+        for occurrence in occurrences { postingStarts[Int(occurrence >> 32) + 1] += 1 }
+        for id in 0..<tokens.count { postingStarts[id + 1] += postingStarts[id] }
+        var postings = [UInt32](repeating: 0, count: occurrences.count)
+        var nextSlot = postingStarts
+        for occurrence in occurrences {
+            let id = Int(occurrence >> 32)
+            postings[Int(nextSlot[id])] = UInt32(truncatingIfNeeded: occurrence)
+            nextSlot[id] += 1
+        }
+        occurrences = []
+
+        var stemGroups: [String: [Int32]] = [:]
+        for id in 0..<tokens.count {
+            let token = tokens.texts.string(id)
+            if Self.isStemmable(token) {
+                stemGroups[EnglishStemmer.stem(token), default: []].append(Int32(id))
+            }
+        }
+
+        self.tokens = tokens
+        self.sortedTokens = tokens.texts.sortedOrder()
+        self.postingStarts = postingStarts
+        self.postings = postings
+        self.stemGroups = stemGroups
+        self.triggerTexts = triggerTexts
+        self.triggerSnippets = triggerSnippets
+        self.triggerOriginals = triggerOriginals
+        self.sortedTriggers = triggerTexts.sortedOrder()
+        self.scopeStarts = scopeStarts
+        self.scopeIDs = scopeIDs
+        self.scopeNumbers = scopeNumbers
+        self.shortestTrigger = shortestTrigger
+        self.priorities = priorities
     }
+
+    /// Whether the stemmer could change `token`: ASCII letters only, two or more of them (`is` → be).
+    private static func isStemmable(_ token: String) -> Bool {
+        var count = 0
+        for byte in token.utf8 {
+            guard byte >= 0x61 && byte <= 0x7A else { return false }
+            count += 1
+        }
+        return count > 1
+    }
+
+    /// How many distinct tokens the index holds.
+    public var tokenCount: Int { tokens.count }
 
     /// Ranked snippets for `query` as a person types it (a trigger being typed, or words).
     /// `language` nil searches every snippet; otherwise the language's snippets plus global ones.
+    ///
+    /// The whole query (trimmed of surrounding whitespace) is matched against triggers, ignoring case, exactly and
+    /// as a prefix; its tokens are matched against trigger, title, description and body tokens, the last one also
+    /// as a prefix when it ends the query (no trailing space) and has at least `minimumTokenPrefixLength` bytes.
+    /// A snippet matched by its whole trigger does not count its trigger's tokens again. An empty query matches
+    /// nothing.
     public func search(_ query: String, language: String? = nil, limit: Int = 20) -> SearchResults {
-        fatalError("TokenIndex.search is not implemented yet")
+        let trimmed = Self.trimmingWhitespace(query)
+        guard !trimmed.isEmpty else { return SearchResults(hits: [], totalMatches: 0) }
+        var terms: [String] = []
+        var prefixTerms: [Bool] = []
+        Tokenizer.forEachToken(in: query) { token, reachesEnd in
+            if let existing = terms.firstIndex(of: token) {
+                prefixTerms[existing] = prefixTerms[existing] || reachesEnd
+            } else if terms.count < Accumulator.maximumTerms {
+                terms.append(token)
+                prefixTerms.append(reachesEnd)
+            }
+        }
+        var accumulator = Accumulator(snippetCount: snippetCount)
+
+        // Triggers: one binary-searched range holds the exact matches and the prefix matches.
+        let key = Array(trimmed.lowercased().utf8)
+        for position in triggerTexts.prefixRange(of: key, in: sortedTriggers) {
+            let entry = Int(sortedTriggers[position])
+            let snippet = Int(triggerSnippets[entry])
+            let tier: UInt8
+            if triggerTexts.length(of: entry) == key.count {
+                tier = triggerOriginals[entry] == trimmed ? Tier.exactCase : Tier.exact
+            } else {
+                tier = Tier.prefix
+            }
+            accumulator.matchTrigger(snippet, tier: tier)
+        }
+
+        for (termNumber, term) in terms.enumerated() {
+            var tokens: [Int32] = []
+            if prefixTerms[termNumber] && term.utf8.count >= Self.minimumTokenPrefixLength {
+                let range = self.tokens.texts.prefixRange(of: Array(term.utf8), in: sortedTokens)
+                tokens = Array(sortedTokens[range])
+            } else if let id = self.tokens.find(term) {
+                tokens = [id]
+            }
+            accumulate(tokens, term: termNumber, skippingTriggersOfTriggerMatches: true, into: &accumulator)
+        }
+        return results(
+            from: accumulator, terms: terms, triggerQuery: trimmed.lowercased(), language: language, limit: limit)
     }
 
     /// Ranked snippets matching any of `terms` (already tokens: lowercase words), best first.
+    ///
+    /// Each term matches the index token equal to it and every token with the same `EnglishStemmer` stem
+    /// (`payments` finds `payment`, `paid` finds `pay`). Score: the sum over matched terms of field weight (best
+    /// field) × the term's IDF. Trigger tokens count like title tokens (and report `.title`); no prefix matching.
     public func search(terms: [String], language: String? = nil, limit: Int = 20) -> SearchResults {
-        fatalError("TokenIndex.search(terms:) is not implemented yet")
+        var distinctTerms: [String] = []
+        for term in terms {
+            let lowered = term.lowercased()
+            if !lowered.isEmpty, !distinctTerms.contains(lowered), distinctTerms.count < Accumulator.maximumTerms {
+                distinctTerms.append(lowered)
+            }
+        }
+        var accumulator = Accumulator(snippetCount: snippetCount)
+        for (termNumber, term) in distinctTerms.enumerated() {
+            var tokens: [Int32] = []
+            if let id = self.tokens.find(term) { tokens.append(id) }
+            for id in stemGroups[EnglishStemmer.stem(term)] ?? [] where !tokens.contains(id) {
+                tokens.append(id)
+            }
+            accumulate(tokens, term: termNumber, skippingTriggersOfTriggerMatches: false, into: &accumulator)
+        }
+        return results(from: accumulator, terms: distinctTerms, triggerQuery: nil, language: language, limit: limit)
+    }
+
+    /// The inverse document frequency of a token found in `documentFrequency` snippets.
+    private func inverseDocumentFrequency(_ documentFrequency: Int) -> Float {
+        Float(log(1 + Double(snippetCount) / Double(max(documentFrequency, 1))))
+    }
+
+    /// Adds the postings of `tokens` (the index tokens a query term matches) as matches of term `term`.
+    ///
+    /// The term's IDF counts every snippet holding any of the tokens (the sum of their document frequencies,
+    /// capped at `N`), so a typed prefix or a stem weighs as one word whichever completion or inflection a snippet
+    /// holds. With `skippingTriggersOfTriggerMatches`, a snippet already matched by its whole trigger does not
+    /// count its trigger's tokens again.
+    private func accumulate(
+        _ tokens: [Int32], term: Int, skippingTriggersOfTriggerMatches: Bool, into accumulator: inout Accumulator
+    ) {
+        var documentFrequency = 0
+        for token in tokens {
+            documentFrequency += Int(postingStarts[Int(token) + 1] - postingStarts[Int(token)])
+        }
+        let idf = inverseDocumentFrequency(min(documentFrequency, snippetCount))
+        for token in tokens {
+            let start = Int(postingStarts[Int(token)])
+            let end = Int(postingStarts[Int(token) + 1])
+            accumulatePostings(start..<end, term: term, idf: idf, skippingTriggersOfTriggerMatches, &accumulator)
+        }
+    }
+
+    private func accumulatePostings(
+        _ range: Range<Int>, term: Int, idf: Float, _ skippingTriggersOfTriggerMatches: Bool,
+        _ accumulator: inout Accumulator
+    ) {
+        let start = range.lowerBound
+        let end = range.upperBound
+        postings.withUnsafeBufferPointer { buffer in
+            for position in start..<end {
+                let posting = buffer[position]
+                let number = Int(posting >> Self.snippetShift)
+                var fields = posting & Self.fieldMask
+                if skippingTriggersOfTriggerMatches && accumulator.slots[number].tier != Tier.tokens {
+                    fields &= ~Self.triggerField
+                    if fields == 0 { continue }
+                }
+                let weight: Float
+                let kind: MatchKind
+                if fields & (Self.titleField | Self.triggerField) != 0 {
+                    weight = 3
+                    kind = .title
+                } else if fields & Self.descriptionField != 0 {
+                    weight = 2
+                    kind = .description
+                } else {
+                    weight = 1
+                    kind = .body
+                }
+                accumulator.matchTerm(number, term: term, contribution: weight * idf, kind: kind)
+            }
+        }
+    }
+
+    /// Whether snippet `number` applies under `allowedScopes` (nil: every snippet applies).
+    private func applies(_ number: Int, allowedScopes: [Bool]?) -> Bool {
+        guard let allowedScopes else { return true }
+        let start = Int(scopeStarts[number])
+        let end = Int(scopeStarts[number + 1])
+        if start == end { return true }
+        for position in start..<end where allowedScopes[Int(scopeIDs[position])] { return true }
+        return false
+    }
+
+    /// Which scope numbers apply in `language`, or nil when every snippet applies.
+    private func allowedScopes(forLanguage language: String?) -> [Bool]? {
+        guard let language else { return nil }
+        var allowed = [Bool](repeating: false, count: scopeNumbers.count)
+        for scope in library.scopes(forLanguage: language) {
+            if let number = scopeNumbers[scope] { allowed[Int(number)] = true }
+        }
+        return allowed
+    }
+
+    private func results(
+        from accumulator: Accumulator, terms: [String], triggerQuery: String?, language: String?, limit: Int
+    ) -> SearchResults {
+        let allowedScopes = allowedScopes(forLanguage: language)
+        let snippets = library.snippets
+        var top: [Candidate] = []
+        top.reserveCapacity(min(max(limit, 0), 64) + 1)
+        var totalMatches = 0
+        for number32 in accumulator.touched {
+            let number = Int(number32)
+            guard applies(number, allowedScopes: allowedScopes) else { continue }
+            totalMatches += 1
+            guard limit > 0 else { continue }
+            let slot = accumulator.slots[number]
+            let candidate = Candidate(
+                number: number, tier: slot.tier, score: Double(slot.score), priority: priorities[number],
+                shortestTrigger: shortestTrigger[number])
+            if top.count == limit {
+                guard isRankedBefore(candidate, top[top.count - 1], snippets) else { continue }
+                top.removeLast()
+            }
+            var low = 0
+            var high = top.count
+            while low < high {
+                let middle = (low + high) / 2
+                if isRankedBefore(top[middle], candidate, snippets) { low = middle + 1 } else { high = middle }
+            }
+            top.insert(candidate, at: low)
+        }
+        let hits = top.map { candidate -> SearchHit in
+            let slot = accumulator.slots[candidate.number]
+            var matchedTerms: [String] = []
+            if slot.tier < Tier.tokens, let triggerQuery { matchedTerms.append(triggerQuery) }
+            for (termNumber, term) in terms.enumerated() where slot.termMask & (1 << UInt32(termNumber)) != 0 {
+                if !matchedTerms.contains(term) { matchedTerms.append(term) }
+            }
+            let match: MatchKind
+            switch slot.tier {
+            case Tier.exactCase, Tier.exact: match = .exactTrigger
+            case Tier.prefix: match = .triggerPrefix
+            default: match = MatchKind(rawValue: Int(slot.bestField)) ?? .body
+            }
+            var score = candidate.score
+            switch slot.tier {
+            case Tier.exactCase: score += 1100
+            case Tier.exact: score += 1000
+            case Tier.prefix: score += 500
+            default: break
+            }
+            return SearchHit(
+                snippetID: snippets[candidate.number].id, score: score, match: match, matchedTerms: matchedTerms)
+        }
+        return SearchResults(hits: hits, totalMatches: totalMatches)
+    }
+
+    private func isRankedBefore(_ lhs: Candidate, _ rhs: Candidate, _ snippets: [Snippet]) -> Bool {
+        if lhs.tier != rhs.tier { return lhs.tier < rhs.tier }
+        if lhs.score != rhs.score { return lhs.score > rhs.score }
+        if lhs.priority != rhs.priority { return lhs.priority > rhs.priority }
+        if lhs.shortestTrigger != rhs.shortestTrigger { return lhs.shortestTrigger < rhs.shortestTrigger }
+        let lhsTitle = snippets[lhs.number].title
+        let rhsTitle = snippets[rhs.number].title
+        if lhsTitle != rhsTitle { return lhsTitle < rhsTitle }
+        let lhsID = snippets[lhs.number].id
+        let rhsID = snippets[rhs.number].id
+        if lhsID != rhsID { return lhsID < rhsID }
+        return lhs.number < rhs.number
+    }
+
+    private static func trimmingWhitespace(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
+        return String(scalars[first...last])
+    }
+}
+
+/// Collects one occurrence per (token, snippet), with the fields the token occurs in, while snippets are read in
+/// order. A struct with mutating methods, so the tokenizer's callback touches no captured variables (which Swift
+/// would check for exclusive access at run time on every token).
+private struct OccurrenceBuilder {
+    var tokens = TokenTable()
+    /// `(token << 32) | (snippet << 4) | fields`, in snippet order.
+    var occurrences: [UInt64] = []
+    private var lastSnippetOfToken: [Int32] = []
+    private var lastOccurrenceOfToken: [Int32] = []
+
+    mutating func add(_ text: String, snippet: Int, field: UInt32) {
+        Tokenizer.forEachTokenUTF8(in: text) { token, _ in self.add(token, snippet: snippet, field: field) }
+    }
+
+    private mutating func add(_ token: UnsafeBufferPointer<UInt8>, snippet: Int, field: UInt32) {
+        let id = Int(tokens.intern(token))
+        if id == lastSnippetOfToken.count {
+            lastSnippetOfToken.append(-1)
+            lastOccurrenceOfToken.append(-1)
+        }
+        if lastSnippetOfToken[id] == Int32(snippet) {
+            occurrences[Int(lastOccurrenceOfToken[id])] |= UInt64(field)
+        } else {
+            lastSnippetOfToken[id] = Int32(snippet)
+            lastOccurrenceOfToken[id] = Int32(occurrences.count)
+            occurrences.append(UInt64(id) << 32 | UInt64(UInt32(snippet) << TokenIndex.snippetShift | field))
+        }
+    }
+}
+
+/// Match tiers, best first; `tokens` means no trigger matched.
+private enum Tier {
+    static let exactCase: UInt8 = 0
+    static let exact: UInt8 = 1
+    static let prefix: UInt8 = 2
+    static let tokens: UInt8 = 3
+}
+
+private struct Candidate {
+    var number: Int
+    var tier: UInt8
+    var score: Double
+    var priority: Int32
+    var shortestTrigger: Int32
+}
+
+/// Per-search scores, one slot per snippet, and the snippets touched so far (so only they are visited).
+private struct Accumulator {
+    static let maximumTerms = 32
+
+    struct Slot {
+        /// Sum of the best contribution of each matched term.
+        var score: Float = 0
+        /// The contribution counted so far for `lastTerm`.
+        var lastContribution: Float = 0
+        var termMask: UInt32 = 0
+        var tier: UInt8 = Tier.tokens
+        /// The strongest field `MatchKind` raw value matched by a term (`body` when none).
+        var bestField: UInt8 = UInt8(MatchKind.body.rawValue)
+        var lastTerm: UInt8 = .max
+        var isTouched = false
+    }
+
+    var slots: [Slot]
+    var touched: [Int32] = []
+
+    init(snippetCount: Int) {
+        slots = [Slot](repeating: Slot(), count: snippetCount)
+    }
+
+    mutating func touch(_ number: Int) {
+        if !slots[number].isTouched {
+            slots[number].isTouched = true
+            touched.append(Int32(number))
+        }
+    }
+
+    mutating func matchTrigger(_ number: Int, tier: UInt8) {
+        touch(number)
+        slots[number].tier = min(slots[number].tier, tier)
+    }
+
+    /// Counts `contribution` for `term` in snippet `number` unless the term already counted as much there.
+    mutating func matchTerm(_ number: Int, term: Int, contribution: Float, kind: MatchKind) {
+        touch(number)
+        let termByte = UInt8(term)
+        slots.withUnsafeMutableBufferPointer { buffer in
+            if buffer[number].lastTerm == termByte {
+                guard contribution > buffer[number].lastContribution else { return }
+                buffer[number].score += contribution - buffer[number].lastContribution
+            } else {
+                buffer[number].score += contribution
+                buffer[number].lastTerm = termByte
+                buffer[number].termMask |= 1 << UInt32(term)
+            }
+            buffer[number].lastContribution = contribution
+            buffer[number].bestField = min(buffer[number].bestField, UInt8(kind.rawValue))
+        }
     }
 }
 
