@@ -216,11 +216,26 @@ final class TestClient: Sendable {
                 ["uri": .string("file://" + folder), "name": "w"]
             })
         }
-        let loaded = Task { await server.waitForNextLoad() }
         let result = try await self.result("initialize", .object(params))
         notify("initialized", [:])
-        await loaded.value
+        try await nextLoad()
         return result
+    }
+
+    /// Waits for the server's "loaded N snippets" log message, which follows every library load.
+    @discardableResult
+    func nextLoad(sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws -> String {
+        let message = await inbox.next(timeout: .seconds(10)) { message in
+            if case .notification("window/logMessage", let params) = message {
+                return params?["message"]?.stringValue?.hasPrefix("loaded ") == true
+            }
+            return false
+        }
+        guard case .notification(_, let params) = message, let text = params?["message"]?.stringValue else {
+            Issue.record("the library was not (re)loaded", sourceLocation: sourceLocation)
+            throw ResponseError.internalError("no load")
+        }
+        return text
     }
 
     func open(_ uri: String, language: String, text: String) {
