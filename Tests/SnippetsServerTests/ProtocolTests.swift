@@ -150,13 +150,6 @@ struct ProtocolTests {
         #expect(await CommandLineTool.run(arguments: ["serve", "--bogus"], environment: [:], output: output.output) == 2)
         #expect(output.standardError.contains("unknown option '--bogus'"))
     }
-
-    @Test func defaultLibraryPathsFollowFlagsThenEnvironmentThenXDG() {
-        #expect(ServeCommand.defaultLibraryPaths(flags: ["/a"], environment: ["SNIPPETS_LIBRARY": "/b"]) == ["/a"])
-        #expect(ServeCommand.defaultLibraryPaths(flags: [], environment: ["SNIPPETS_LIBRARY": "/b:/c"]) == ["/b", "/c"])
-        #expect(ServeCommand.defaultLibraryPaths(flags: [], environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"]) == ["/x/snippets"])
-        #expect(ServeCommand.defaultLibraryPaths(flags: [], environment: ["HOME": "/h"]) == ["/h/.config/snippets"])
-    }
 }
 
 /// Captures a command's output streams.

@@ -117,10 +117,9 @@ final class TestClient: Sendable {
         let stamps = polling ? libraryStamps : nil
         let configuration = ServerConfiguration(
             defaultLibraryPaths: ["/lib"],
-            loadLibrary: { paths in library.load(paths) },
+            loadLibrary: { paths, _ in library.load(paths) },
             libraryStamps: stamps,
             pollInterval: .milliseconds(50),
-            workspaceSnippetFiles: { _ in [] },
             logError: { line in stderr.append(line) },
             now: { now },
             environment: [:])

@@ -2,17 +2,15 @@ import Foundation
 import SnippetsCore
 
 extension LanguageServer {
-    /// The paths the library is loaded from: the `libraries` setting (or the default paths), plus the
-    /// `.vscode/*.code-snippets` files of the workspace folders.
+    /// The paths the library is loaded from: the `libraries` setting, else the default paths. The workspace
+    /// folders' `.vscode/*.code-snippets` files are added by the loader.
     var libraryPaths: [String] {
-        let configured = (settings.libraries ?? configuration.defaultLibraryPaths).map(Self.expandingTilde)
-        return configured + workspaceFolders.flatMap(configuration.workspaceSnippetFiles)
+        (settings.libraries ?? configuration.defaultLibraryPaths).map(Self.expandingTilde)
     }
 
     /// The directories (or files) to watch: the configured paths and each workspace folder's `.vscode`.
     var watchedRoots: [String] {
-        (settings.libraries ?? configuration.defaultLibraryPaths).map(Self.expandingTilde)
-            + workspaceFolders.map { ($0 as NSString).appendingPathComponent(".vscode") }
+        libraryPaths + workspaceFolders.map { ($0 as NSString).appendingPathComponent(".vscode") }
     }
 
     private static func expandingTilde(_ path: String) -> String {
@@ -27,11 +25,12 @@ extension LanguageServer {
             return
         }
         let paths = libraryPaths
+        let workspaceRoots = workspaceFolders
         let loader = configuration.loadLibrary
         var lastGood = self.lastGood
         let generation = snapshot.generation + 1
         reloadTask = Task.detached(priority: .utility) {
-            let loaded = loader(paths)
+            let loaded = loader(paths, workspaceRoots)
             let served = lastGood.serving(loaded)
             let snapshot = LibrarySnapshot(library: served, index: TokenIndex(library: served), generation: generation)
             await self.install(snapshot, lastGood: lastGood, loaded: loaded)
