@@ -132,9 +132,10 @@ run({
     vim.lsp.completion.get()
     return true
   end },
-  { 'menu shown', function()
-    if vim.fn.pumvisible() == 1 then
-      local info = vim.fn.complete_info({ 'items', 'selected' })
+  { 'completion offered', function()
+    -- Without a UI the popup menu is never drawn (pumvisible() stays 0), but insert completion is active.
+    local info = vim.fn.complete_info({ 'mode', 'items', 'selected' })
+    if info.mode ~= '' and #info.items > 0 then
       result.menu_words = vim.tbl_map(function(i) return i.word end, info.items)
       return true
     end
@@ -147,7 +148,7 @@ run({
   end },
   { 'snippet expanded', function()
     local lines = vim.api.nvim_buf_get_lines(0, 0, -1, false)
-    return vim.fn.pumvisible() == 0 and #lines >= 2
+    return vim.fn.complete_info({ 'mode' }).mode == '' and #lines >= 2
   end },
   { 'leave insert mode', function()
     result.snippet_active = vim.snippet.active()
