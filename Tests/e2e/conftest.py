@@ -11,7 +11,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient, make_test_lsp_client
 
-from lspkit import TIMEOUT, server_binary, write_library
+from lspkit import TIMEOUT, is_load_message, server_binary, write_library
 
 
 @pytest.fixture
@@ -38,6 +38,16 @@ def capabilities(*, snippet_support: bool = True, encodings: list[str] | None = 
             ),
         ),
     )
+
+
+async def wait_for_load(client: LanguageClient, seen: int = 0) -> None:
+    """Waits until the server announces a finished library load after the first `seen` log messages."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + TIMEOUT
+    while not any(is_load_message(m) for m in client.log_messages[seen:]):
+        if loop.time() > deadline:
+            raise AssertionError(f"no library load announced within {TIMEOUT}s: {client.log_messages!r}")
+        await asyncio.sleep(0.02)
 
 
 @contextlib.asynccontextmanager
@@ -69,6 +79,7 @@ async def lsp_session(
             ),
             TIMEOUT,
         )
+        await wait_for_load(client)
         yield client, result
         await asyncio.wait_for(client.shutdown_session(), TIMEOUT)
     finally:

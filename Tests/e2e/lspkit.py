@@ -122,6 +122,12 @@ def apply_edit(text: str, start: tuple[int, int], end: tuple[int, int], new_text
     return text[: offset(start)] + new_text + text[offset(end) :]
 
 
+def is_load_message(params: Any) -> bool:
+    """Whether a `window/logMessage`'s params announce a finished library load ("loaded N snippets from M files")."""
+    message = params.get("message", "") if isinstance(params, dict) else getattr(params, "message", "")
+    return message.startswith("loaded ")
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Raw client
 
@@ -288,15 +294,25 @@ class RawClient:
 
     # Conveniences
 
-    def initialize(self, capabilities: dict | None = None, init_options: dict | None = None) -> dict[str, Any]:
-        """`initialize` + `initialized`; returns the result."""
+    def initialize(
+        self, capabilities: dict | None = None, init_options: dict | None = None, wait_for_load: bool = True
+    ) -> dict[str, Any]:
+        """`initialize` + `initialized`, then (by default) waits for the library load; returns the result."""
         params: dict[str, Any] = {"processId": os.getpid(), "rootUri": None, "capabilities": capabilities or {}}
         if init_options is not None:
             params["initializationOptions"] = init_options
         reply = self.call("initialize", params)
         assert "result" in reply, f"initialize failed: {reply!r}"
         self.notify("initialized", {})
+        if wait_for_load:
+            self.wait_for_load()
         return reply["result"]
+
+    def wait_for_load(self) -> str:
+        """Waits for the server's announcement of a finished library load (the protocol never waits on a load,
+        so a completion sent earlier may find an empty library) and returns its text."""
+        message = self.receive(lambda m: m.get("method") == "window/logMessage" and is_load_message(m["params"]))
+        return message["params"]["message"]
 
     def shutdown_and_exit(self) -> int:
         reply = self.call("shutdown")

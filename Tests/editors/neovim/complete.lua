@@ -88,7 +88,8 @@ run({
     end
   end },
   { 'direct request', function()
-    -- The buffer holds the typed trigger after non-ASCII text; ask as the completion module would.
+    -- The buffer holds the typed trigger after non-ASCII text; ask as the completion module would. The server
+    -- loads the library after answering `initialize`, so an early request may find nothing: retry until found.
     vim.api.nvim_buf_set_lines(0, 0, -1, false, { prefix .. 'invfoot' })
     local line = vim.api.nvim_get_current_line()
     local params = {
@@ -111,7 +112,7 @@ run({
       end
     end
     if not direct then
-      error('no invfoot item in ' .. vim.inspect(result.direct_labels))
+      return false
     end
     result.direct_range = direct.textEdit and direct.textEdit.range
     result.direct_expected_start = vim.str_utfindex(line, client.offset_encoding, #prefix)
