@@ -37,6 +37,9 @@ extension LanguageServer {
         }
     }
 
+    /// How many library problems one load writes to stderr.
+    static let loggedProblemLimit = 20
+
     private func install(_ newSnapshot: LibrarySnapshot, lastGood: LastGoodFiles, loaded: SnippetLibrary) {
         snapshot = newSnapshot
         self.lastGood = lastGood
@@ -47,10 +50,17 @@ extension LanguageServer {
         let library = newSnapshot.library
         let broken = loaded.files.filter(\.hasErrors).count
         var summary = "loaded \(library.snippets.count) snippets from \(library.files.count) files"
-        if broken > 0 { summary += "; \(broken) files have errors (their last good snippets stay in service)" }
+        if broken > 0 {
+            summary += "; \(broken) \(broken == 1 ? "file has" : "files have") errors (the last good snippets of each stay in service)"
+        }
         log(summary, toClient: true)
-        for diagnostic in loaded.loaderDiagnostics {
-            log("\(diagnostic.uri): \(diagnostic.message)")
+        let problems = loaded.diagnostics
+        for problem in problems.prefix(Self.loggedProblemLimit) {
+            let path = Self.path(ofFileURI: problem.uri) ?? problem.uri
+            log("\(path):\(problem.position.line + 1):\(problem.position.utf8Column + 1): \(problem.severity.rawValue): \(problem.message) [\(problem.code)]")
+        }
+        if problems.count > Self.loggedProblemLimit {
+            log("... and \(problems.count - Self.loggedProblemLimit) more problems (run `snippets-lsp check` to see them all)")
         }
         refreshPublishedDiagnostics()
         if reloadRequested {
