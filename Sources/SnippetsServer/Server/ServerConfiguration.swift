@@ -1,0 +1,82 @@
+import Foundation
+import SnippetsCore
+
+/// A file's size and modification time, to notice edits cheaply.
+public struct FileStamp: Hashable, Sendable {
+    public var size: Int
+    public var modified: Date
+
+    public init(size: Int, modified: Date) {
+        self.size = size
+        self.modified = modified
+    }
+}
+
+/// How the server reaches the world: where the library is by default, how it is loaded and watched, where logs go.
+/// Tests replace the closures with in-memory ones.
+public struct ServerConfiguration: Sendable {
+    /// Library paths used when the `libraries` setting is absent (from `--library`, `SNIPPETS_LIBRARY`, XDG).
+    public var defaultLibraryPaths: [String]
+    /// Loads the library at these paths (files or directories) plus the `.vscode/*.code-snippets` files of the
+    /// workspace roots. Called off the request loop.
+    public var loadLibrary: @Sendable (_ paths: [String], _ workspaceRoots: [String]) -> SnippetLibrary
+    /// Stamps of every file under these paths, for the periodic check when the client cannot watch files.
+    /// Nil disables the periodic check.
+    public var libraryStamps: (@Sendable ([String]) -> [String: FileStamp])?
+    /// How often the periodic check runs.
+    public var pollInterval: Duration
+    /// Writes one log line to stderr (never stdout).
+    public var logError: @Sendable (String) -> Void
+    /// The clock for date and time variables.
+    public var now: @Sendable () -> Date
+    /// The process environment.
+    public var environment: [String: String]
+
+    public init(
+        defaultLibraryPaths: [String],
+        loadLibrary: @escaping @Sendable (_ paths: [String], _ workspaceRoots: [String]) -> SnippetLibrary,
+        libraryStamps: (@Sendable ([String]) -> [String: FileStamp])? = DiskStamps.stamps(under:),
+        pollInterval: Duration = .seconds(2),
+        logError: @escaping @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) },
+        now: @escaping @Sendable () -> Date = { Date() },
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        self.defaultLibraryPaths = defaultLibraryPaths
+        self.loadLibrary = loadLibrary
+        self.libraryStamps = libraryStamps
+        self.pollInterval = pollInterval
+        self.logError = logError
+        self.now = now
+        self.environment = environment
+    }
+}
+
+/// Reads file stamps from the disk, for the periodic library check.
+public enum DiskStamps {
+    /// Size and modification time of every regular file under `paths` (recursively for directories).
+    @Sendable public static func stamps(under paths: [String]) -> [String: FileStamp] {
+        let manager = FileManager.default
+        var result: [String: FileStamp] = [:]
+        func record(_ path: String) {
+            guard let attributes = try? manager.attributesOfItem(atPath: path),
+                attributes[.type] as? FileAttributeType != .typeDirectory
+            else { return }
+            let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+            let modified = attributes[.modificationDate] as? Date ?? .distantPast
+            result[path] = FileStamp(size: size, modified: modified)
+        }
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+            if isDirectory.boolValue {
+                guard let enumerator = manager.enumerator(atPath: path) else { continue }
+                while let relative = enumerator.nextObject() as? String {
+                    record((path as NSString).appendingPathComponent(relative))
+                }
+            } else {
+                record(path)
+            }
+        }
+        return result
+    }
+}
