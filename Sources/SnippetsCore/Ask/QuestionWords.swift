@@ -1,0 +1,54 @@
+/// A word of the question that carries meaning, with the forms it may match as (itself, then its stem).
+public struct QuestionWord: Hashable, Sendable {
+    /// The token as it appears in the question.
+    public var word: String
+    /// What it may match as, barest last: the token, then its stem (irregular forms resolved: `paid` → `pay`).
+    public var forms: [String]
+
+    public init(word: String, forms: [String]) {
+        self.word = word
+        self.forms = forms
+    }
+
+    /// The content words of `question`: tokens in order, stop words and question-generic words dropped,
+    /// duplicates (by stem) dropped.
+    public static func words(in question: String) -> [QuestionWord] {
+        var seen: Set<String> = []
+        var result: [QuestionWord] = []
+        for token in AskWords.tokens(in: question) where !isIgnorable(token) {
+            let forms = AskWords.forms(of: token)
+            guard let barest = forms.last, seen.insert(barest).inserted, !isIgnorable(barest) else { continue }
+            result.append(QuestionWord(word: token, forms: forms))
+        }
+        return result
+    }
+
+    /// Whether a token carries no meaning a snippet could match on: a stop word, a word every question uses
+    /// ("how do I say ..."), a word about the library itself ("snippet"), or a lone letter.
+    public static func isIgnorable(_ token: String) -> Bool {
+        token.count < 2 || stopWords.contains(token) || genericWords.contains(token)
+    }
+
+    /// English function words.
+    public static let stopWords: Set<String> = [
+        "a", "about", "above", "after", "again", "against", "all", "am", "an", "and", "any", "are", "as", "at", "be",
+        "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do",
+        "does", "doing", "down", "during", "each", "few", "for", "from", "further", "had", "has", "hasn", "have",
+        "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how", "i", "if", "in", "into",
+        "is", "isn", "it", "its", "itself", "just", "ll", "me", "more", "most", "much", "my", "myself", "no", "nor",
+        "not", "now", "of", "off", "on", "once", "only", "or", "other", "our", "ours", "ourselves", "out", "over",
+        "own", "per", "re", "same", "she", "should", "so", "some", "such", "than", "that", "the", "their", "theirs",
+        "them", "themselves", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under",
+        "until", "up", "ve", "very", "was", "wasn", "we", "were", "what", "when", "where", "which", "while", "who",
+        "whom", "why", "will", "with", "won", "would", "you", "your", "yours", "yourself", "don", "doesn", "didn",
+        "im", "whats", "there", "also", "many", "got", "let", "lets", "s", "t", "d", "m", "ok", "please", "thing",
+        "things", "something", "someone", "anything", "everything",
+    ]
+
+    /// Words a question about one's own snippets uses whatever it is about.
+    public static let genericWords: Set<String> = [
+        "snippet", "snippets", "library", "libraries", "say", "tell", "use", "used", "using", "need", "want", "wants",
+        "get", "go", "goes", "going", "make", "find", "show", "give", "gives", "know", "look", "put", "write",
+        "send", "help", "keep", "kind", "way", "there", "stored", "store", "saved", "save", "have", "one", "ones",
+    ]
+}
