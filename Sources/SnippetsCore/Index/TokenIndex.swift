@@ -1,23 +1,528 @@
-// API surface agreed between targets; the index work fills in the implementation.
+import Foundation
 
 /// A literal token index over a library's triggers, titles, descriptions and bodies.
+///
+/// Built once per library load. Tokens (see `Tokenizer`) get integer identifiers; each token has a posting list of
+/// the snippets containing it, with the fields it occurs in. Triggers are kept lowercased in a byte-sorted table
+/// so exact and prefix lookups are two binary searches.
+///
+/// Ranking, explainable and deterministic:
+/// - Tier first: an exact trigger match with the query's case, then an exact trigger match ignoring case, then a
+///   trigger prefix match, then snippets that match only through tokens.
+/// - Within a tier, score: each query term adds `weight × idf` for the best field it occurs in (trigger or title
+///   3, description 2, body 1), with `idf = ln(1 + N / df)` over all `N` snippets, so rare words count more. A
+///   term that matches several index tokens (the last typed word as a prefix, or a stem) counts its best one.
+/// - Ties: higher `priority`, then the shorter shortest trigger, then title, then identifier.
+///
+/// The reported `score` adds a tier bonus (exact trigger 1000, +100 for exact case; prefix 500) to the term score.
 public struct TokenIndex: Sendable {
     public let library: SnippetLibrary
 
+    /// Field bits stored in postings.
+    static let titleField: UInt32 = 1
+    static let descriptionField: UInt32 = 2
+    static let bodyField: UInt32 = 4
+    static let triggerField: UInt32 = 8
+    static let fieldMask: UInt32 = 15
+    static let snippetShift: UInt32 = 4
+    /// The shortest last word (in UTF-8 bytes) that `search(_:)` expands as a prefix over the token vocabulary;
+    /// shorter words match tokens exactly (triggers still match by prefix at any length).
+    public static let minimumTokenPrefixLength = 3
+
+    private let snippetCount: Int
+    private let tokenIDs: [String: Int32]
+    private let tokenTexts: ByteTable
+    /// Token identifiers in byte order of their text, for prefix ranges.
+    private let sortedTokens: [Int32]
+    /// Postings of token `t`: `postings[postingStarts[t] ..< postingStarts[t + 1]]`, each `snippet << 4 | fields`.
+    private let postingStarts: [Int32]
+    private let postings: [UInt32]
+    /// Stem → the tokens (plain ASCII words) that have it.
+    private let stemGroups: [String: [Int32]]
+    /// Lowercased triggers, entry `e` belonging to `triggerSnippets[e]`; `sortedTriggers` is their byte order.
+    private let triggerTexts: ByteTable
+    private let triggerSnippets: [Int32]
+    private let triggerOriginals: [String]
+    private let sortedTriggers: [Int32]
+    /// The scopes of snippet `s`: `scopeIDs[scopeStarts[s] ..< scopeStarts[s + 1]]`; empty means global.
+    private let scopeStarts: [Int32]
+    private let scopeIDs: [Int32]
+    private let scopeNumbers: [String: Int32]
+    /// UTF-8 length of each snippet's shortest trigger (`Int32.max` when it has none), for tie-breaking.
+    private let shortestTrigger: [Int32]
+
     public init(library: SnippetLibrary) {
         self.library = library
-        fatalError("TokenIndex is not implemented yet")
+        let snippets = library.snippets
+        snippetCount = snippets.count
+
+        var tokenIDs: [String: Int32] = [:]
+        tokenIDs.reserveCapacity(1 << 14)
+        var tokenPostings: [[UInt32]] = []
+        var triggerTexts = ByteTable()
+        var triggerSnippets: [Int32] = []
+        var triggerOriginals: [String] = []
+        var scopeStarts: [Int32] = [0]
+        var scopeIDs: [Int32] = []
+        var scopeNumbers: [String: Int32] = [:]
+        var shortestTrigger: [Int32] = []
+        scopeStarts.reserveCapacity(snippets.count + 1)
+        shortestTrigger.reserveCapacity(snippets.count)
+
+        for (number, snippet) in snippets.enumerated() {
+            let snippetBits = UInt32(number) << Self.snippetShift
+            func add(_ token: String, _ field: UInt32) {
+                let id: Int
+                if let existing = tokenIDs[token] {
+                    id = Int(existing)
+                } else {
+                    id = tokenPostings.count
+                    tokenIDs[token] = Int32(id)
+                    tokenPostings.append([])
+                }
+                if let last = tokenPostings[id].last, last & ~Self.fieldMask == snippetBits {
+                    tokenPostings[id][tokenPostings[id].count - 1] = last | field
+                } else {
+                    tokenPostings[id].append(snippetBits | field)
+                }
+            }
+            var shortest = Int32.max
+            for trigger in snippet.triggers {
+                triggerTexts.append(Array(trigger.lowercased().utf8))
+                triggerSnippets.append(Int32(number))
+                triggerOriginals.append(trigger)
+                shortest = min(shortest, Int32(trigger.utf8.count))
+                Tokenizer.forEachToken(in: trigger) { token, _ in add(token, Self.triggerField) }
+            }
+            shortestTrigger.append(shortest)
+            Tokenizer.forEachToken(in: snippet.title) { token, _ in add(token, Self.titleField) }
+            if let description = snippet.description {
+                Tokenizer.forEachToken(in: description) { token, _ in add(token, Self.descriptionField) }
+            }
+            Tokenizer.forEachToken(in: snippet.body) { token, _ in add(token, Self.bodyField) }
+            for scope in snippet.scopes {
+                let id: Int32
+                if let existing = scopeNumbers[scope] {
+                    id = existing
+                } else {
+                    id = Int32(scopeNumbers.count)
+                    scopeNumbers[scope] = id
+                }
+                scopeIDs.append(id)
+            }
+            scopeStarts.append(Int32(scopeIDs.count))
+        }
+
+        // Flatten postings and collect token texts.
+        var postingStarts: [Int32] = []
+        postingStarts.reserveCapacity(tokenPostings.count + 1)
+        var postings: [UInt32] = []
+        postings.reserveCapacity(tokenPostings.reduce(0) { $0 + $1.count })
+        var tokenTexts = ByteTable(capacity: tokenPostings.count)
+        var tokensByID = [String](repeating: "", count: tokenPostings.count)
+        for (token, id) in tokenIDs { tokensByID[Int(id)] = token }
+        for id in 0..<tokenPostings.count {
+            postingStarts.append(Int32(postings.count))
+            postings.append(contentsOf: tokenPostings[id])
+            tokenTexts.append(Array(tokensByID[id].utf8))
+        }
+        postingStarts.append(Int32(postings.count))
+        tokenPostings = []
+
+        var stemGroups: [String: [Int32]] = [:]
+        for (id, token) in tokensByID.enumerated() where Self.isStemmable(token) {
+            stemGroups[EnglishStemmer.stem(token), default: []].append(Int32(id))
+        }
+
+        self.tokenIDs = tokenIDs
+        self.tokenTexts = tokenTexts
+        self.sortedTokens = tokenTexts.sortedOrder()
+        self.postingStarts = postingStarts
+        self.postings = postings
+        self.stemGroups = stemGroups
+        self.triggerTexts = triggerTexts
+        self.triggerSnippets = triggerSnippets
+        self.triggerOriginals = triggerOriginals
+        self.sortedTriggers = triggerTexts.sortedOrder()
+        self.scopeStarts = scopeStarts
+        self.scopeIDs = scopeIDs
+        self.scopeNumbers = scopeNumbers
+        self.shortestTrigger = shortestTrigger
     }
+
+    /// Whether the stemmer could change `token`: ASCII letters only, three or more of them.
+    private static func isStemmable(_ token: String) -> Bool {
+        var count = 0
+        for byte in token.utf8 {
+            guard byte >= 0x61 && byte <= 0x7A else { return false }
+            count += 1
+        }
+        return count > 2
+    }
+
+    /// How many distinct tokens the index holds.
+    public var tokenCount: Int { tokenIDs.count }
 
     /// Ranked snippets for `query` as a person types it (a trigger being typed, or words).
     /// `language` nil searches every snippet; otherwise the language's snippets plus global ones.
+    ///
+    /// The whole query (trimmed of surrounding whitespace) is matched against triggers, ignoring case, exactly and
+    /// as a prefix; its tokens are matched against trigger, title, description and body tokens, the last one also
+    /// as a prefix when it ends the query (no trailing space) and has at least `minimumTokenPrefixLength` bytes. An empty query
+    /// matches nothing.
     public func search(_ query: String, language: String? = nil, limit: Int = 20) -> SearchResults {
-        fatalError("TokenIndex.search is not implemented yet")
+        let trimmed = Self.trimmingWhitespace(query)
+        guard !trimmed.isEmpty else { return SearchResults(hits: [], totalMatches: 0) }
+        var terms: [String] = []
+        var prefixTerms: [Bool] = []
+        Tokenizer.forEachToken(in: query) { token, reachesEnd in
+            if let existing = terms.firstIndex(of: token) {
+                prefixTerms[existing] = prefixTerms[existing] || reachesEnd
+            } else if terms.count < Accumulator.maximumTerms {
+                terms.append(token)
+                prefixTerms.append(reachesEnd)
+            }
+        }
+        var accumulator = Accumulator(snippetCount: snippetCount)
+
+        // Triggers: one binary-searched range holds the exact matches and the prefix matches.
+        let key = Array(trimmed.lowercased().utf8)
+        for position in triggerTexts.prefixRange(of: key, in: sortedTriggers) {
+            let entry = Int(sortedTriggers[position])
+            let snippet = Int(triggerSnippets[entry])
+            let tier: UInt8
+            if triggerTexts.length(of: entry) == key.count {
+                tier = triggerOriginals[entry] == trimmed ? Tier.exactCase : Tier.exact
+            } else {
+                tier = Tier.prefix
+            }
+            accumulator.matchTrigger(snippet, tier: tier)
+        }
+
+        for (termNumber, term) in terms.enumerated() {
+            var tokens: [Int32] = []
+            if prefixTerms[termNumber] && term.utf8.count >= Self.minimumTokenPrefixLength {
+                let range = tokenTexts.prefixRange(of: Array(term.utf8), in: sortedTokens)
+                tokens = Array(sortedTokens[range])
+            } else if let id = tokenIDs[term] {
+                tokens = [id]
+            }
+            for token in tokens {
+                accumulate(token, term: termNumber, skippingTriggersOfTriggerMatches: true, into: &accumulator)
+            }
+        }
+        return results(from: accumulator, terms: terms, triggerQuery: trimmed.lowercased(), language: language, limit: limit)
     }
 
     /// Ranked snippets matching any of `terms` (already tokens: lowercase words), best first.
+    ///
+    /// Each term matches the index token equal to it and every token with the same `EnglishStemmer` stem
+    /// (`payments` finds `payment`, `paid` finds `pay`). Score: the sum over matched terms of field weight × IDF of
+    /// the best matching token. Triggers take part as tokens of the trigger field, not by prefix.
     public func search(terms: [String], language: String? = nil, limit: Int = 20) -> SearchResults {
-        fatalError("TokenIndex.search(terms:) is not implemented yet")
+        var distinctTerms: [String] = []
+        for term in terms {
+            let lowered = term.lowercased()
+            if !lowered.isEmpty, !distinctTerms.contains(lowered), distinctTerms.count < Accumulator.maximumTerms {
+                distinctTerms.append(lowered)
+            }
+        }
+        var accumulator = Accumulator(snippetCount: snippetCount)
+        for (termNumber, term) in distinctTerms.enumerated() {
+            var tokens: [Int32] = []
+            if let id = tokenIDs[term] { tokens.append(id) }
+            for id in stemGroups[EnglishStemmer.stem(term)] ?? [] where !tokens.contains(id) {
+                tokens.append(id)
+            }
+            for token in tokens {
+                accumulate(token, term: termNumber, skippingTriggersOfTriggerMatches: false, into: &accumulator)
+            }
+        }
+        return results(from: accumulator, terms: distinctTerms, triggerQuery: nil, language: language, limit: limit)
+    }
+
+    /// The inverse document frequency of a token found in `documentFrequency` snippets.
+    private func inverseDocumentFrequency(_ documentFrequency: Int) -> Float {
+        Float(log(1 + Double(snippetCount) / Double(max(documentFrequency, 1))))
+    }
+
+    /// Adds the postings of `token` as matches of query term `term`. With `skippingTriggersOfTriggerMatches`, a
+    /// snippet already matched by its whole trigger does not count its trigger's tokens again.
+    private func accumulate(
+        _ token: Int32, term: Int, skippingTriggersOfTriggerMatches: Bool, into accumulator: inout Accumulator
+    ) {
+        let start = Int(postingStarts[Int(token)])
+        let end = Int(postingStarts[Int(token) + 1])
+        let idf = inverseDocumentFrequency(end - start)
+        postings.withUnsafeBufferPointer { buffer in
+            for position in start..<end {
+                let posting = buffer[position]
+                let number = Int(posting >> Self.snippetShift)
+                var fields = posting & Self.fieldMask
+                if skippingTriggersOfTriggerMatches && accumulator.slots[number].tier != Tier.tokens {
+                    fields &= ~Self.triggerField
+                    if fields == 0 { continue }
+                }
+                let weight: Float
+                let kind: MatchKind
+                if fields & (Self.titleField | Self.triggerField) != 0 {
+                    weight = 3
+                    kind = .title
+                } else if fields & Self.descriptionField != 0 {
+                    weight = 2
+                    kind = .description
+                } else {
+                    weight = 1
+                    kind = .body
+                }
+                accumulator.matchTerm(number, term: term, contribution: weight * idf, kind: kind)
+            }
+        }
+    }
+
+    /// Whether snippet `number` applies under `allowedScopes` (nil: every snippet applies).
+    private func applies(_ number: Int, allowedScopes: [Bool]?) -> Bool {
+        guard let allowedScopes else { return true }
+        let start = Int(scopeStarts[number])
+        let end = Int(scopeStarts[number + 1])
+        if start == end { return true }
+        for position in start..<end where allowedScopes[Int(scopeIDs[position])] { return true }
+        return false
+    }
+
+    /// Which scope numbers apply in `language`, or nil when every snippet applies.
+    private func allowedScopes(forLanguage language: String?) -> [Bool]? {
+        guard let language else { return nil }
+        var allowed = [Bool](repeating: false, count: scopeNumbers.count)
+        for scope in library.scopes(forLanguage: language) {
+            if let number = scopeNumbers[scope] { allowed[Int(number)] = true }
+        }
+        return allowed
+    }
+
+    private func results(
+        from accumulator: Accumulator, terms: [String], triggerQuery: String?, language: String?, limit: Int
+    ) -> SearchResults {
+        let allowedScopes = allowedScopes(forLanguage: language)
+        let snippets = library.snippets
+        var top: [Candidate] = []
+        top.reserveCapacity(min(max(limit, 0), 64) + 1)
+        var totalMatches = 0
+        for number32 in accumulator.touched {
+            let number = Int(number32)
+            guard applies(number, allowedScopes: allowedScopes) else { continue }
+            totalMatches += 1
+            guard limit > 0 else { continue }
+            let slot = accumulator.slots[number]
+            let candidate = Candidate(
+                number: number, tier: slot.tier, score: Double(slot.score), priority: snippets[number].priority,
+                shortestTrigger: shortestTrigger[number])
+            if top.count == limit {
+                guard isRankedBefore(candidate, top[top.count - 1], snippets) else { continue }
+                top.removeLast()
+            }
+            var low = 0
+            var high = top.count
+            while low < high {
+                let middle = (low + high) / 2
+                if isRankedBefore(top[middle], candidate, snippets) { low = middle + 1 } else { high = middle }
+            }
+            top.insert(candidate, at: low)
+        }
+        let hits = top.map { candidate -> SearchHit in
+            let slot = accumulator.slots[candidate.number]
+            var matchedTerms: [String] = []
+            if slot.tier < Tier.tokens, let triggerQuery { matchedTerms.append(triggerQuery) }
+            for (termNumber, term) in terms.enumerated() where slot.termMask & (1 << UInt32(termNumber)) != 0 {
+                if !matchedTerms.contains(term) { matchedTerms.append(term) }
+            }
+            let match: MatchKind
+            switch slot.tier {
+            case Tier.exactCase, Tier.exact: match = .exactTrigger
+            case Tier.prefix: match = .triggerPrefix
+            default: match = MatchKind(rawValue: Int(slot.bestField)) ?? .body
+            }
+            var score = candidate.score
+            switch slot.tier {
+            case Tier.exactCase: score += 1100
+            case Tier.exact: score += 1000
+            case Tier.prefix: score += 500
+            default: break
+            }
+            return SearchHit(
+                snippetID: snippets[candidate.number].id, score: score, match: match, matchedTerms: matchedTerms)
+        }
+        return SearchResults(hits: hits, totalMatches: totalMatches)
+    }
+
+    private func isRankedBefore(_ lhs: Candidate, _ rhs: Candidate, _ snippets: [Snippet]) -> Bool {
+        if lhs.tier != rhs.tier { return lhs.tier < rhs.tier }
+        if lhs.score != rhs.score { return lhs.score > rhs.score }
+        if lhs.priority != rhs.priority { return lhs.priority > rhs.priority }
+        if lhs.shortestTrigger != rhs.shortestTrigger { return lhs.shortestTrigger < rhs.shortestTrigger }
+        let lhsSnippet = snippets[lhs.number]
+        let rhsSnippet = snippets[rhs.number]
+        if lhsSnippet.title != rhsSnippet.title { return lhsSnippet.title < rhsSnippet.title }
+        if lhsSnippet.id != rhsSnippet.id { return lhsSnippet.id < rhsSnippet.id }
+        return lhs.number < rhs.number
+    }
+
+    private static func trimmingWhitespace(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
+        return String(scalars[first...last])
+    }
+}
+
+/// Match tiers, best first; `tokens` means no trigger matched.
+private enum Tier {
+    static let exactCase: UInt8 = 0
+    static let exact: UInt8 = 1
+    static let prefix: UInt8 = 2
+    static let tokens: UInt8 = 3
+}
+
+private struct Candidate {
+    var number: Int
+    var tier: UInt8
+    var score: Double
+    var priority: Int
+    var shortestTrigger: Int32
+}
+
+/// Per-search scores, one slot per snippet, and the snippets touched so far (so only they are visited).
+private struct Accumulator {
+    static let maximumTerms = 32
+
+    struct Slot {
+        /// Sum of the best contribution of each matched term.
+        var score: Float = 0
+        /// The contribution counted so far for `lastTerm`.
+        var lastContribution: Float = 0
+        var termMask: UInt32 = 0
+        var tier: UInt8 = Tier.tokens
+        /// The strongest field `MatchKind` raw value matched by a term (`body` when none).
+        var bestField: UInt8 = UInt8(MatchKind.body.rawValue)
+        var lastTerm: UInt8 = .max
+        var isTouched = false
+    }
+
+    var slots: [Slot]
+    var touched: [Int32] = []
+
+    init(snippetCount: Int) {
+        slots = [Slot](repeating: Slot(), count: snippetCount)
+    }
+
+    mutating func touch(_ number: Int) {
+        if !slots[number].isTouched {
+            slots[number].isTouched = true
+            touched.append(Int32(number))
+        }
+    }
+
+    mutating func matchTrigger(_ number: Int, tier: UInt8) {
+        touch(number)
+        slots[number].tier = min(slots[number].tier, tier)
+    }
+
+    /// Counts `contribution` for `term` in snippet `number` unless the term already counted as much there.
+    mutating func matchTerm(_ number: Int, term: Int, contribution: Float, kind: MatchKind) {
+        touch(number)
+        let termByte = UInt8(term)
+        slots.withUnsafeMutableBufferPointer { buffer in
+            if buffer[number].lastTerm == termByte {
+                guard contribution > buffer[number].lastContribution else { return }
+                buffer[number].score += contribution - buffer[number].lastContribution
+            } else {
+                buffer[number].score += contribution
+                buffer[number].lastTerm = termByte
+                buffer[number].termMask |= 1 << UInt32(term)
+            }
+            buffer[number].lastContribution = contribution
+            buffer[number].bestField = min(buffer[number].bestField, UInt8(kind.rawValue))
+        }
+    }
+}
+
+/// Many short byte strings in one buffer: token and trigger texts, compared as bytes.
+struct ByteTable: Sendable {
+    private var bytes: [UInt8] = []
+    private var starts: [Int32] = [0]
+
+    init(capacity: Int = 0) {
+        starts.reserveCapacity(capacity + 1)
+    }
+
+    var count: Int { starts.count - 1 }
+
+    mutating func append(_ text: [UInt8]) {
+        bytes.append(contentsOf: text)
+        starts.append(Int32(bytes.count))
+    }
+
+    func length(of entry: Int) -> Int { Int(starts[entry + 1] - starts[entry]) }
+
+    /// Entry numbers ordered by their bytes (ties by entry number).
+    func sortedOrder() -> [Int32] {
+        var order = (0..<Int32(count)).map { $0 }
+        bytes.withUnsafeBufferPointer { buffer in
+            order.sort { lhs, rhs in
+                let ordering = compare(Int(lhs), Int(rhs), buffer)
+                return ordering != 0 ? ordering < 0 : lhs < rhs
+            }
+        }
+        return order
+    }
+
+    private func compare(_ lhs: Int, _ rhs: Int, _ buffer: UnsafeBufferPointer<UInt8>) -> Int {
+        var left = Int(starts[lhs])
+        let leftEnd = Int(starts[lhs + 1])
+        var right = Int(starts[rhs])
+        let rightEnd = Int(starts[rhs + 1])
+        while left < leftEnd && right < rightEnd {
+            if buffer[left] != buffer[right] { return buffer[left] < buffer[right] ? -1 : 1 }
+            left += 1
+            right += 1
+        }
+        return (leftEnd - left) - (rightEnd - right)
+    }
+
+    /// -1 when `entry` sorts before every string starting with `key`, 0 when it starts with `key`, 1 when after.
+    private func comparePrefix(_ entry: Int, _ key: UnsafeBufferPointer<UInt8>, _ buffer: UnsafeBufferPointer<UInt8>)
+        -> Int
+    {
+        var position = Int(starts[entry])
+        let end = Int(starts[entry + 1])
+        for byte in key {
+            guard position < end else { return -1 }
+            if buffer[position] != byte { return buffer[position] < byte ? -1 : 1 }
+            position += 1
+        }
+        return 0
+    }
+
+    /// The positions in `order` (a `sortedOrder()`) of the entries that start with `key`.
+    func prefixRange(of key: [UInt8], in order: [Int32]) -> Range<Int> {
+        bytes.withUnsafeBufferPointer { buffer in
+            key.withUnsafeBufferPointer { key in
+                var low = 0
+                var high = order.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if comparePrefix(Int(order[middle]), key, buffer) < 0 { low = middle + 1 } else { high = middle }
+                }
+                let lower = low
+                high = order.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if comparePrefix(Int(order[middle]), key, buffer) <= 0 { low = middle + 1 } else { high = middle }
+                }
+                return lower..<low
+            }
+        }
     }
 }
 

@@ -1,0 +1,8 @@
+import Testing
+@testable import SnippetsServer
+
+@Suite struct SearchCommandTests {
+    @Test func placeholder() {
+        #expect(SearchCommand.name == "search")
+    }
+}
