@@ -54,7 +54,7 @@ public struct AskPipeline: Sendable {
             do {
                 let extra = try await model.searchWords(question: question)
                 let extraTokens = extra.prefix(32).flatMap { AskWords.tokens(in: $0) }.filter { !QuestionWord.isIgnorable($0) }
-                terms = Self.uniqued(terms + extraTokens.flatMap(AskWords.forms(of:)))
+                terms = Self.uniqued(terms + extraTokens.flatMap(AskWords.searchForms(of:)))
             } catch {
                 modelFault = error
             }
@@ -154,7 +154,11 @@ public struct AskPipeline: Sendable {
         switch reply.status {
         case .answered:
             let titleByID = Dictionary(candidates.map { ($0.id.rawValue, $0.title) }, uniquingKeysWith: { a, _ in a })
-            draft = AnswerComposer.naming(reply.cited.map { (id: $0, title: titleByID[$0] ?? $0) }, note: reply.note)
+            var named = AnswerComposer.naming(
+                reply.cited.compactMap { id in titleByID[id].map { (id: id, title: $0) } }, note: reply.note)
+            // An identifier that was not a candidate has no title to write; it stays a claim the audit rejects.
+            named.citations += reply.cited.filter { titleByID[$0] == nil }.map { .init(citedID: $0, title: "", utf8Range: 0..<0) }
+            draft = named
         case .noneFit:
             guard !reply.cited.isEmpty else {
                 return AskResult(

@@ -3,23 +3,19 @@
 enum AskWords {
     /// Search tokens of `text`, as the index makes them.
     static func tokens(in text: String) -> [String] {
-        // PENDING(index): Tokenizer.tokens(in:)
-        AskText.words(in: text)
+        Tokenizer.tokens(in: text)
     }
 
-    /// The stem of a lowercase token, irregular forms included (`paid` → `pay`).
+    /// The stem of a token, as the index matches it (irregular forms resolved: `paid` → `pay`).
     static func stem(_ token: String) -> String {
-        // PENDING(index): EnglishStemmer.stem(_:)
-        for suffix in ["ing", "ed", "es", "s"] where token.count > suffix.count + 2 && token.hasSuffix(suffix) {
-            return String(token.dropLast(suffix.count))
-        }
-        return token
+        EnglishStemmer.stem(token)
     }
 
-    /// A token and its stem: what a word may match as.
-    static func forms(of token: String) -> [String] {
-        let stem = stem(token)
-        return stem == token ? [token] : [token, stem]
+    /// What a token is searched as: itself, then its base form when it is an irregular inflection (`paid`, `pay`).
+    /// Regular inflections need no second form: the index matches every token of the same stem.
+    static func searchForms(of token: String) -> [String] {
+        guard let base = EnglishStemmer.irregularForms[token], base != token else { return [token] }
+        return [token, base]
     }
 
     /// The plain text of a snippet body: placeholders become their defaults, choices their first option.
@@ -88,8 +84,8 @@ struct SnippetEvidence: Sendable {
         }.joined(separator: "\n")
     }
 
-    /// Every token of the trusted text with its stem.
-    var searchForms: Set<String> {
-        Set(AskWords.tokens(in: trustedText).flatMap(AskWords.forms(of:)))
+    /// The stems of every token of the trusted text.
+    var stems: Set<String> {
+        Set(AskWords.tokens(in: trustedText).map(AskWords.stem))
     }
 }

@@ -36,19 +36,20 @@ public struct CandidatePicker: Hashable, Sendable {
         self.maximumPicks = maximumPicks
     }
 
-    /// The weight of a question word that `documentFrequency` of `snippetCount` snippets contain.
+    /// The weight of a question word that `documentFrequency` of `snippetCount` snippets contain. A word no snippet
+    /// contains counts as if half a snippet did: heavier than the rarest word the library has.
     public static func weight(documentFrequency: Int, snippetCount: Int) -> Double {
-        log(1 + Double(max(snippetCount, 1)) / Double(max(documentFrequency, 1)))
+        log(1 + Double(max(snippetCount, 1)) / (documentFrequency > 0 ? Double(documentFrequency) : 0.5))
     }
 
     /// Each candidate's support, in candidate order. `weights` has one entry per question word.
     func supports(for words: [QuestionWord], weights: [Double], candidates: [SnippetEvidence]) -> [CandidateSupport] {
         let total = weights.reduce(0, +)
         return candidates.map { evidence in
-            let forms = evidence.searchForms
+            let stems = evidence.stems
             var covered = 0.0
             var matched: [String] = []
-            for (word, weight) in zip(words, weights) where word.forms.contains(where: forms.contains) {
+            for (word, weight) in zip(words, weights) where stems.contains(word.stem) {
                 covered += weight
                 matched.append(word.word)
             }

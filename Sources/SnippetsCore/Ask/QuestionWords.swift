@@ -1,13 +1,16 @@
-/// A word of the question that carries meaning, with the forms it may match as (itself, then its stem).
+/// A word of the question that carries meaning, with the forms it is searched as.
 public struct QuestionWord: Hashable, Sendable {
     /// The token as it appears in the question.
     public var word: String
-    /// What it may match as, barest last: the token, then its stem (irregular forms resolved: `paid` → `pay`).
+    /// What it is searched as, barest last: the token, then its base form when irregular (`paid`, `pay`).
     public var forms: [String]
+    /// The stem it matches by (`invoices` → `invoic`): a key, not a word to show.
+    public var stem: String
 
-    public init(word: String, forms: [String]) {
+    public init(word: String, forms: [String], stem: String) {
         self.word = word
         self.forms = forms
+        self.stem = stem
     }
 
     /// The content words of `question`: tokens in order, stop words and question-generic words dropped,
@@ -16,9 +19,10 @@ public struct QuestionWord: Hashable, Sendable {
         var seen: Set<String> = []
         var result: [QuestionWord] = []
         for token in AskWords.tokens(in: question) where !isIgnorable(token) {
-            let forms = AskWords.forms(of: token)
-            guard let barest = forms.last, seen.insert(barest).inserted, !isIgnorable(barest) else { continue }
-            result.append(QuestionWord(word: token, forms: forms))
+            let forms = AskWords.searchForms(of: token)
+            let stem = AskWords.stem(token)
+            guard seen.insert(stem).inserted, let barest = forms.last, !isIgnorable(barest) else { continue }
+            result.append(QuestionWord(word: token, forms: forms, stem: stem))
         }
         return result
     }
