@@ -10,24 +10,32 @@ public struct SnippetBody: Hashable, Sendable {
 
     /// Parses `text`; never fails: malformed parts are kept as literal text and reported as problems.
     public static func parse(_ text: String) -> SnippetBodyParse {
-        fatalError("SnippetBody.parse is not implemented yet")
+        var parser = SnippetBodyParser(text)
+        return parser.parse()
     }
 
     /// LSP snippet text (`InsertTextFormat.Snippet`). Variables `resolve` knows become (escaped) text;
     /// the others stay variables for the client. Tabstops, placeholders and choices always stay.
     public func lspText(resolving resolve: (String) -> String? = { _ in nil }) -> String {
-        fatalError("SnippetBody.lspText is not implemented yet")
+        withoutActuallyEscaping(resolve) { resolve in
+            var writer = SnippetLSPWriter(resolve: resolve)
+            writer.write(elements)
+            return writer.finish()
+        }
     }
 
     /// Plain text for clients without snippet support: placeholders become their defaults, choices their first
     /// option, variables their value from `resolve`, else their default, else nothing.
     public func plainText(resolving resolve: (String) -> String? = { _ in nil }) -> String {
-        fatalError("SnippetBody.plainText is not implemented yet")
+        withoutActuallyEscaping(resolve) { resolve in
+            var renderer = SnippetPlainRenderer(body: self, resolve: resolve)
+            return renderer.render(elements)
+        }
     }
 
     /// A Markdown preview: the plain rendering in a fenced code block tagged with `language`.
-    public func markdownPreview(language: String?) -> String {
-        fatalError("SnippetBody.markdownPreview is not implemented yet")
+    public func markdownPreview(language: String?, resolving resolve: (String) -> String? = { _ in nil }) -> String {
+        SnippetMarkdown.fencedCodeBlock(plainText(resolving: resolve), language: language)
     }
 }
 
