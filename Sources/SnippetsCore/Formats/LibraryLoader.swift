@@ -1,16 +1,351 @@
-// API surface agreed between targets; the formats work fills in the implementation.
-
 /// Finds and reads snippet files under the library paths, through a `LibraryFileSystem`.
+///
+/// Which files are read (each library path may be a file or a directory):
+/// - a directory holding a `package.json` with `contributes.snippets` is read through it: only the files it names,
+///   with the languages it gives them; nothing else in that directory tree is read.
+/// - otherwise directories are walked recursively in sorted order, skipping hidden entries (`.git`, …), and these
+///   files are read: `<language>.json` (snippets for that language), `*.code-snippets` (global unless a snippet
+///   says `scope`), `*.snippets` and `*.snippet` (SnipMate, scope from the path, see `snipMateContext`).
+///   Files with other extensions (README, LICENSE, …) and `package.json` files without snippets are skipped
+///   without a diagnostic: a library directory is allowed to hold other things.
+/// - a workspace root contributes its `.vscode/*.code-snippets` files (project snippets).
+///
+/// Every problem becomes a diagnostic and the rest of the library still loads: a missing or unusable path
+/// (a symlink loop, a device) is a loader diagnostic; a file that is too large (`maximumFileSize`, checked from
+/// its size before reading), unreadable, binary (a NUL byte) or not UTF-8 is an error on that file.
 public struct LibraryLoader: Sendable {
     public let fileSystem: any LibraryFileSystem
+    /// Files larger than this are not read (8 MiB by default: far above any real snippet file).
+    public var maximumFileSize: Int
+    /// How bodies are checked; nil skips checking (benchmarks, or callers that check elsewhere).
+    public var checkBody: SnippetBodyChecker?
 
-    public init(fileSystem: any LibraryFileSystem) {
+    /// The default size limit, 8 MiB.
+    public static let defaultMaximumFileSize = 8 * 1024 * 1024
+
+    /// Checks a body with the snippet grammar (`SnippetBody.parse`).
+    public static let grammarBodyChecker: SnippetBodyChecker = { SnippetBody.parse($0).problems }
+
+    public init(
+        fileSystem: any LibraryFileSystem,
+        maximumFileSize: Int = LibraryLoader.defaultMaximumFileSize,
+        checkBody: SnippetBodyChecker? = LibraryLoader.grammarBodyChecker
+    ) {
         self.fileSystem = fileSystem
+        self.maximumFileSize = maximumFileSize
+        self.checkBody = checkBody
     }
 
     /// Loads every snippet under `paths` (files or directories). Never throws: every problem becomes a diagnostic,
     /// and a missing path is a loader diagnostic that names it.
     public func load(paths: [String]) -> SnippetLibrary {
-        fatalError("LibraryLoader.load is not implemented yet")
+        load(paths: paths, workspaceRoots: [])
+    }
+
+    /// Loads every snippet under `paths`, then the project snippets (`.vscode/*.code-snippets`) of each workspace
+    /// root. A workspace root without `.vscode` is not a problem.
+    public func load(paths: [String], workspaceRoots: [String]) -> SnippetLibrary {
+        var walk = Walk(loader: self)
+        for path in paths {
+            walk.visitLibraryPath(LibraryPath.normalize(path))
+        }
+        for root in workspaceRoots {
+            walk.visitWorkspaceRoot(LibraryPath.normalize(root))
+        }
+        walk.resolveOverrides()
+        return SnippetLibrary(files: walk.files, loaderDiagnostics: walk.loaderDiagnostics, searchedPaths: paths)
+    }
+
+    /// Reads the one file at `path` as `context` says (how a full load read it: see `SnippetFile.context`), for
+    /// reloading it after a change. `snippet!` overrides against other files are not re-applied.
+    public func loadFile(at path: String, context: SnippetFileContext) -> SnippetFile {
+        readFile(at: LibraryPath.normalize(path), context: context).file
+    }
+
+    /// How a file found while walking `root` is read, from its name and place; nil when it is not a snippet file.
+    public static func context(forFileAt path: String, root: String) -> SnippetFileContext? {
+        let name = LibraryPath.name(path)
+        if name == "package.json" { return nil }
+        if name.hasSuffix(".code-snippets") {
+            return SnippetFileContext(kind: .vscode, scopes: nil)
+        }
+        if name.hasSuffix(".json") {
+            return SnippetFileContext(kind: .vscode, scopes: [String(name.dropLast(5))])
+        }
+        if name.hasSuffix(".snippets") || name.hasSuffix(".snippet") {
+            return snipMateContext(forFileAt: path, root: root)
+        }
+        return nil
+    }
+
+    /// SnipMate's scope rules, relative to the nearest enclosing directory named `snippets` (or the library root):
+    /// `<scope>.snippets`, `<scope>_<name>.snippets`, `<scope>/<name>.snippets`, `<scope>/<trigger>.snippet`,
+    /// `<scope>/<trigger>/<description>.snippet`. The scope `_` means global.
+    public static func snipMateContext(forFileAt path: String, root: String) -> SnippetFileContext {
+        let name = LibraryPath.name(path)
+        let isSingle = name.hasSuffix(".snippet")
+        let stem = String(name.dropLast(isSingle ? 8 : 9))
+        // Directories between the scope directory (`snippets/` or the root) and the file.
+        var directories: [String] = []
+        var directory = LibraryPath.parent(path)
+        let normalizedRoot = LibraryPath.normalize(root)
+        while directory != normalizedRoot, LibraryPath.name(directory) != "snippets", directory != "/", directory != "." {
+            directories.insert(LibraryPath.name(directory), at: 0)
+            directory = LibraryPath.parent(directory)
+        }
+        func scopes(_ scope: String) -> [String] { scope == "_" || scope.isEmpty ? [] : [scope] }
+        if isSingle {
+            switch directories.count {
+            case 0: return SnippetFileContext(kind: .snipmateSingle(trigger: stem, description: nil), scopes: [])
+            case 1: return SnippetFileContext(kind: .snipmateSingle(trigger: stem, description: nil), scopes: scopes(directories[0]))
+            default:
+                return SnippetFileContext(
+                    kind: .snipmateSingle(trigger: directories[1], description: stem), scopes: scopes(directories[0]))
+            }
+        }
+        if let scope = directories.first {
+            return SnippetFileContext(kind: .snipmateFile, scopes: scopes(scope))
+        }
+        let scope = stem.hasPrefix("_") ? "_" : String(stem.split(separator: "_", maxSplits: 1).first ?? Substring(stem))
+        return SnippetFileContext(kind: .snipmateFile, scopes: scopes(scope))
+    }
+
+    /// Reads one file: size limit, bytes, text checks, then the format's reader.
+    func readFile(at path: String, context: SnippetFileContext, knownSize: Int? = nil) -> (
+        file: SnippetFile, overrides: [SnipMateReader.Override]
+    ) {
+        let uri = LibraryPath.fileURI(path)
+        func failed(_ code: String, _ message: String) -> (SnippetFile, [SnipMateReader.Override]) {
+            var file = SnippetFile(
+                uri: uri, path: path, format: context.format,
+                diagnostics: [
+                    LibraryDiagnostic(uri: uri, position: SourcePosition(line: 0, asciiColumn: 0), severity: .error, code: code, message: message)
+                ])
+            file.context = context
+            return (file, [])
+        }
+        var size = knownSize
+        if size == nil {
+            switch fileSystem.item(at: path) {
+            case .file(let fileSize): size = fileSize
+            case .missing: return failed("missing-file", "the file '\(path)' does not exist")
+            case .directory: return failed("unreadable", "'\(path)' is a directory, not a snippet file")
+            case .unusable(let reason): return failed("unreadable", "the file '\(path)' cannot be used: \(reason)")
+            }
+        }
+        if let size, size > maximumFileSize {
+            return failed(
+                "file-too-large",
+                "the file is \(size) bytes, over the \(maximumFileSize)-byte limit for snippet files, so it was not read")
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try fileSystem.contents(of: path)
+        } catch {
+            return failed("unreadable", "the file could not be read: \(error)")
+        }
+        if bytes.count > maximumFileSize {
+            return failed(
+                "file-too-large",
+                "the file is \(bytes.count) bytes, over the \(maximumFileSize)-byte limit for snippet files, so it was not read")
+        }
+        if bytes.contains(0) {
+            return failed("binary-file", "the file holds NUL bytes: it looks binary, not like a snippet file, so it was not read")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            return failed("binary-file", "the file is not valid UTF-8 text, so it was not read")
+        }
+        var file: SnippetFile
+        var overrides: [SnipMateReader.Override] = []
+        switch context.kind {
+        case .vscode:
+            file = VSCodeSnippetReader.read(bytes: bytes, text: text, uri: uri, path: path, context: context, checkBody: checkBody)
+        case .snipmateFile, .snipmateSingle:
+            let output = SnipMateReader.read(text: text, uri: uri, path: path, context: context, checkBody: checkBody)
+            file = output.file
+            overrides = output.overrides
+        }
+        file.diagnostics.sort { $0.position < $1.position }
+        return (file, overrides)
+    }
+
+    /// The state of one load: files read so far, loader diagnostics, directories seen.
+    private struct Walk {
+        let loader: LibraryLoader
+        var files: [SnippetFile] = []
+        var loaderDiagnostics: [LibraryDiagnostic] = []
+        var overrides: [(fileIndex: Int, override: SnipMateReader.Override)] = []
+        /// Canonical paths of the files and directories read, so nothing is read twice.
+        var seen: Set<String> = []
+
+        init(loader: LibraryLoader) {
+            self.loader = loader
+        }
+
+        var fileSystem: any LibraryFileSystem { loader.fileSystem }
+
+        mutating func report(_ severity: LibraryDiagnostic.Severity, _ code: String, _ message: String, path: String) {
+            loaderDiagnostics.append(
+                LibraryDiagnostic(
+                    uri: LibraryPath.fileURI(path), position: SourcePosition(line: 0, asciiColumn: 0), severity: severity,
+                    code: code, message: message))
+        }
+
+        mutating func visitLibraryPath(_ path: String) {
+            switch fileSystem.item(at: path) {
+            case .missing:
+                report(.error, "missing-path", "the library path '\(path)' does not exist", path: path)
+            case .unusable(let reason):
+                report(.error, "unusable-path", "the library path '\(path)' cannot be used: \(reason)", path: path)
+            case .directory:
+                visitDirectory(path, root: path, ancestors: [])
+            case .file(let size):
+                if LibraryPath.name(path) == "package.json" {
+                    if !visitManifest(at: path, size: size) {
+                        report(.warning, "no-snippets", "'\(path)' has no 'contributes.snippets', so no snippets were read from it", path: path)
+                    }
+                } else if let context = LibraryLoader.context(forFileAt: path, root: LibraryPath.parent(path)) {
+                    visitFile(path, context: context, size: size)
+                } else {
+                    report(
+                        .error, "unknown-format",
+                        "'\(path)' is not a snippet file (expected .json, .code-snippets, .snippets or .snippet)", path: path)
+                }
+            }
+        }
+
+        mutating func visitWorkspaceRoot(_ root: String) {
+            let directory = LibraryPath.join(root, ".vscode")
+            guard case .directory = fileSystem.item(at: directory),
+                let names = try? fileSystem.contentsOfDirectory(at: directory)
+            else { return }
+            for name in names.sorted() where name.hasSuffix(".code-snippets") && !name.hasPrefix(".") {
+                let path = LibraryPath.join(directory, name)
+                switch fileSystem.item(at: path) {
+                case .file(let size):
+                    visitFile(path, context: SnippetFileContext(kind: .vscode, scopes: nil, isProjectFile: true), size: size)
+                case .unusable(let reason):
+                    report(.error, "unusable-path", "'\(path)' cannot be used: \(reason)", path: path)
+                case .missing, .directory:
+                    continue
+                }
+            }
+        }
+
+        mutating func visitFile(_ path: String, context: SnippetFileContext, size: Int?) {
+            let canonical = fileSystem.canonicalPath(of: path) ?? path
+            guard seen.insert(canonical).inserted else {
+                report(.note, "already-loaded", "'\(path)' was already read through another path, so it is not read twice", path: path)
+                return
+            }
+            let result = loader.readFile(at: path, context: context, knownSize: size)
+            for override in result.overrides { overrides.append((files.count, override)) }
+            files.append(result.file)
+        }
+
+        /// Reads the files a `package.json` names; false when it names none (an ordinary `package.json`).
+        mutating func visitManifest(at path: String, size: Int) -> Bool {
+            guard size <= loader.maximumFileSize, let bytes = try? fileSystem.contents(of: path),
+                let text = String(validating: bytes, as: UTF8.self)
+            else { return false }
+            var sink = DiagnosticSink(uri: LibraryPath.fileURI(path), table: LineTable(text))
+            guard let manifest = PackageManifest.read(bytes: bytes, directory: LibraryPath.parent(path), sink: &sink) else {
+                return false
+            }
+            loaderDiagnostics += sink.diagnostics
+            for entry in manifest.entries {
+                switch fileSystem.item(at: entry.path) {
+                case .file(let size):
+                    visitFile(entry.path, context: SnippetFileContext(kind: .vscode, scopes: entry.languages), size: size)
+                case .missing:
+                    sink = DiagnosticSink(uri: sink.uri, table: sink.table)
+                    sink.add(.error, "missing-file", "'contributes.snippets' names '\(entry.path)', which does not exist", at: entry.offset)
+                    loaderDiagnostics += sink.diagnostics
+                case .directory, .unusable:
+                    sink = DiagnosticSink(uri: sink.uri, table: sink.table)
+                    sink.add(.error, "unusable-path", "'contributes.snippets' names '\(entry.path)', which is not a readable file", at: entry.offset)
+                    loaderDiagnostics += sink.diagnostics
+                }
+            }
+            return true
+        }
+
+        mutating func visitDirectory(_ path: String, root: String, ancestors: Set<String>) {
+            let canonical = fileSystem.canonicalPath(of: path) ?? path
+            if ancestors.contains(canonical) {
+                report(.warning, "symlink-loop", "'\(path)' leads back to a directory that contains it (a symbolic link loop), so it is skipped", path: path)
+                return
+            }
+            guard seen.insert(canonical).inserted else {
+                report(.note, "already-loaded", "'\(path)' was already read through another path, so it is not read twice", path: path)
+                return
+            }
+            let names: [String]
+            do {
+                names = try fileSystem.contentsOfDirectory(at: path).sorted()
+            } catch {
+                report(.error, "unreadable", "the directory '\(path)' could not be read: \(error)", path: path)
+                return
+            }
+            if names.contains("package.json") {
+                let manifestPath = LibraryPath.join(path, "package.json")
+                if case .file(let size) = fileSystem.item(at: manifestPath), visitManifest(at: manifestPath, size: size) {
+                    return
+                }
+            }
+            let inner = ancestors.union([canonical])
+            for name in names where !name.hasPrefix(".") {
+                let child = LibraryPath.join(path, name)
+                switch fileSystem.item(at: child) {
+                case .directory:
+                    visitDirectory(child, root: root, ancestors: inner)
+                case .file(let size):
+                    if let context = LibraryLoader.context(forFileAt: child, root: root) {
+                        visitFile(child, context: context, size: size)
+                    }
+                case .unusable(let reason):
+                    report(.error, "unusable-path", "'\(child)' cannot be used: \(reason)", path: child)
+                case .missing:
+                    // Listed but gone: a dangling symbolic link or a file removed while walking.
+                    report(.warning, "unusable-path", "'\(child)' is listed but cannot be found (a dangling symbolic link?)", path: child)
+                }
+            }
+        }
+
+        /// Applies SnipMate's `snippet!` (replace earlier snippets with the trigger in the same scope) and
+        /// `snippet!!` (remove the trigger), in load order, reporting each as a note on the overriding file.
+        mutating func resolveOverrides() {
+            guard !overrides.isEmpty else { return }
+            var removed: [Int: Set<Int>] = [:]
+            for (fileIndex, override) in overrides {
+                var victims: [(file: Int, snippet: Int)] = []
+                for candidateFile in 0...fileIndex where files[candidateFile].format == .snipmate {
+                    for (index, snippet) in files[candidateFile].snippets.enumerated() {
+                        if candidateFile == fileIndex, let own = override.snippetIndex, index >= own { break }
+                        guard snippet.triggers == [override.trigger], snippet.scopes == override.scopes,
+                            !(removed[candidateFile]?.contains(index) ?? false)
+                        else { continue }
+                        victims.append((candidateFile, index))
+                    }
+                }
+                for victim in victims { removed[victim.file, default: []].insert(victim.snippet) }
+                let places = victims.map { victim -> String in
+                    let line = files[victim.file].snippets[victim.snippet].location.range.start.line + 1
+                    return victim.file == fileIndex ? "line \(line)" : "\(files[victim.file].path):\(line)"
+                }
+                let action = override.snippetIndex == nil ? "'snippet!!' removes" : "'snippet!' replaces"
+                let what = places.isEmpty ? "no earlier snippet" : "the earlier snippet(s) at " + places.joined(separator: ", ")
+                files[fileIndex].diagnostics.append(
+                    LibraryDiagnostic(
+                        uri: files[fileIndex].uri, position: override.position, severity: .note, code: "snippet-override",
+                        message: "\(action) \(what) with trigger '\(override.trigger)'"))
+            }
+            for (fileIndex, indices) in removed {
+                files[fileIndex].snippets = files[fileIndex].snippets.enumerated().filter { !indices.contains($0.offset) }.map(\.element)
+            }
+            for index in Set(overrides.map(\.fileIndex)) {
+                files[index].diagnostics.sort { $0.position < $1.position }
+            }
+        }
     }
 }

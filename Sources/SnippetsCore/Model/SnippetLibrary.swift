@@ -9,6 +9,9 @@ public struct SnippetFile: Hashable, Sendable {
     public var diagnostics: [LibraryDiagnostic]
     /// SnipMate `extends` lines: the scope this file belongs to, mapped to the scopes it pulls in.
     public var extensions: [String: [String]]
+    /// How the loader read this file (format, scopes decided by its name or a manifest), so that it can read the
+    /// same file again on its own with `LibraryLoader.loadFile(at:context:)`. Nil for files built by hand.
+    public var context: SnippetFileContext? = nil
 
     public init(
         uri: String,

@@ -112,3 +112,27 @@ public struct LineTable: Sendable {
         return utf8.index(utf8.startIndex, offsetBy: max(0, min(offset, utf8.count)))
     }
 }
+
+extension LineTable {
+    /// The UTF-8 offset reached by advancing `count` code units of `encoding` from the UTF-8 `offset`
+    /// (clamped to the text; a count ending inside a multi-unit character stops before that character).
+    public func utf8Offset(advancing count: Int, in encoding: PositionEncoding, from offset: Int) -> Int {
+        let start = max(0, min(offset, text.utf8.count))
+        guard count > 0 else { return start }
+        var remaining = count
+        var result = start
+        for scalar in slice(start..<text.utf8.count).unicodeScalars {
+            let width: Int
+            switch encoding {
+            case .utf8: width = scalar.utf8.count
+            case .utf16: width = scalar.utf16.count
+            case .utf32: width = 1
+            }
+            guard remaining >= width else { break }
+            remaining -= width
+            result += scalar.utf8.count
+            if remaining == 0 { break }
+        }
+        return result
+    }
+}

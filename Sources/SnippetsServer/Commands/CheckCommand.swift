@@ -1,11 +1,148 @@
-/// `snippets-lsp check` (placeholder until its issue's work lands).
+import Foundation
+import SnippetsCore
+
+/// `snippets-lsp check`: loads the library and reports every problem, per file, like a compiler would.
 public enum CheckCommand: SnippetsCommand {
     public static let name = "check"
-    public static let summary = "(not yet available)"
-    public static let help = "Usage: snippets-lsp check"
+    public static let summary = "Load the snippet library and report every problem in it"
+    public static let help = """
+        Usage: snippets-lsp check [--library PATH]... [--json]
+
+        Loads the snippet library and prints, for each file, how many snippets it holds and every problem found in
+        it as `file:line:col: severity: message` (line and column count from 1; columns count UTF-8 bytes, as
+        compilers do), then a summary: `N snippets in M files, K problems` (K counts errors and warnings; notes,
+        such as a SnipMate backtick expression that was not run, are counted after it).
+
+        Options:
+          --library PATH   A snippet file or directory; repeat for several. Without it: the paths in
+                           SNIPPETS_LIBRARY (separated by ':'), else $XDG_CONFIG_HOME/snippets
+                           (~/.config/snippets).
+          --json           Print one JSON object instead: files (path, uri, format, snippet and problem counts),
+                           diagnostics (path, uri, line, column, severity, code, message) and totals.
+          -h, --help       Show this help.
+
+        Exit status: 0 when no file has an error (warnings and notes are fine), 1 when some file or library path
+        has an error, 2 for a usage error.
+        """
 
     public static func run(_ context: CommandContext) async -> Int32 {
-        context.printError("snippets-lsp check: not yet available")
-        return 2
+        let arguments: ParsedArguments
+        do {
+            arguments = try ParsedArguments(context.arguments, options: ["--library"], flags: ["--json"])
+            if !arguments.positionals.isEmpty { throw ArgumentError.tooManyArguments(arguments.positionals) }
+        } catch {
+            context.printError("snippets-lsp check: \(error)\n\n\(help)")
+            return 2
+        }
+        let paths = LibraryPaths.resolve(flags: arguments.values("--library"), environment: context.environment)
+        let library = paths.load()
+        let report = CheckReport(library: library, paths: paths)
+        if arguments.has("--json") {
+            context.print(report.json())
+        } else {
+            context.print(report.text())
+        }
+        return report.totals.errors > 0 ? 1 : 0
+    }
+}
+
+/// What `check` found, in the shape `--json` prints (keys sorted, so the output is stable).
+struct CheckReport: Encodable {
+    struct File: Encodable {
+        var path: String
+        var uri: String
+        var format: String
+        var snippets: Int
+        var errors: Int
+        var warnings: Int
+        var notes: Int
+    }
+
+    struct Diagnostic: Encodable {
+        var path: String
+        var uri: String
+        /// 1-based.
+        var line: Int
+        /// 1-based, in UTF-8 bytes.
+        var column: Int
+        var severity: String
+        var code: String
+        var message: String
+    }
+
+    struct Totals: Encodable {
+        var snippets = 0
+        var files = 0
+        var errors = 0
+        var warnings = 0
+        var notes = 0
+        /// Errors plus warnings.
+        var problems = 0
+    }
+
+    struct Library: Encodable {
+        var paths: [String]
+        var source: String
+    }
+
+    var library: Library
+    var files: [File]
+    var diagnostics: [Diagnostic]
+    var totals: Totals
+
+    init(library snippetLibrary: SnippetLibrary, paths: LibraryPaths) {
+        library = Library(paths: paths.paths, source: paths.source.rawValue)
+        func count(_ diagnostics: [LibraryDiagnostic], _ severity: LibraryDiagnostic.Severity) -> Int {
+            diagnostics.filter { $0.severity == severity }.count
+        }
+        files = snippetLibrary.files.map { file in
+            File(
+                path: file.path, uri: file.uri, format: file.format.rawValue, snippets: file.snippets.count,
+                errors: count(file.diagnostics, .error), warnings: count(file.diagnostics, .warning),
+                notes: count(file.diagnostics, .note))
+        }
+        let all = snippetLibrary.diagnostics
+        diagnostics = all.map { diagnostic in
+            Diagnostic(
+                path: LibraryPath.path(fromFileURI: diagnostic.uri), uri: diagnostic.uri, line: diagnostic.position.line + 1,
+                column: diagnostic.position.utf8Column + 1, severity: diagnostic.severity.rawValue, code: diagnostic.code,
+                message: diagnostic.message)
+        }
+        totals = Totals(
+            snippets: snippetLibrary.snippets.count, files: snippetLibrary.files.count, errors: count(all, .error),
+            warnings: count(all, .warning), notes: count(all, .note))
+        totals.problems = totals.errors + totals.warnings
+    }
+
+    /// The human-readable report: loader problems, then each file's count and problems, then the summary.
+    func text() -> String {
+        var lines: [String] = []
+        var byURI: [String: [Diagnostic]] = [:]
+        for diagnostic in diagnostics { byURI[diagnostic.uri, default: []].append(diagnostic) }
+        let fileURIs = Set(files.map(\.uri))
+        func line(_ diagnostic: Diagnostic) -> String {
+            "\(diagnostic.path):\(diagnostic.line):\(diagnostic.column): \(diagnostic.severity): \(diagnostic.message)"
+        }
+        // Problems of no file read (a missing path, a manifest entry) come first, in the order found.
+        for diagnostic in diagnostics where !fileURIs.contains(diagnostic.uri) { lines.append(line(diagnostic)) }
+        for file in files {
+            let problems = file.errors + file.warnings
+            var summary = "\(file.path): \(file.snippets) snippet\(file.snippets == 1 ? "" : "s")"
+            if problems > 0 { summary += ", \(problems) problem\(problems == 1 ? "" : "s")" }
+            lines.append(summary)
+            for diagnostic in byURI[file.uri] ?? [] { lines.append(line(diagnostic)) }
+        }
+        var summary =
+            "\(totals.snippets) snippet\(totals.snippets == 1 ? "" : "s") in \(totals.files) file\(totals.files == 1 ? "" : "s"), \(totals.problems) problem\(totals.problems == 1 ? "" : "s")"
+        if totals.notes > 0 { summary += ", \(totals.notes) note\(totals.notes == 1 ? "" : "s")" }
+        lines.append(summary)
+        return lines.joined(separator: "\n")
+    }
+
+    func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
     }
 }

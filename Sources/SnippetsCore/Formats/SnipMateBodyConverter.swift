@@ -1,0 +1,343 @@
+/// Converts a SnipMate body (as honza/vim-snippets writes them, SnipMate parser version 1) to LSP snippet syntax.
+///
+/// - `$N`, `${N}`, `${N:default}` and `${N/regex/format/flags}` stay as they are (LSP has the same forms).
+/// - `${VISUAL}`, `$VISUAL`, `${VISUAL:default}`, `${VISUAL/…/…/…}` become `$TM_SELECTED_TEXT` forms.
+/// - A backslash escapes the next character, as in SnipMate (`\\begin` is `\begin`, `\$` is `$`); a literal
+///   `$`, `}` or `\` is written escaped for LSP. Any other `$` (a shell `$HOME`, a `${var}`) is literal text.
+/// - Backtick expressions are NEVER run. Each becomes what `SnipMateBacktick.replacement(for:)` says (an LSP
+///   variable for the well-known date and file-name expressions, else nothing) and a `note` at its position.
+struct SnipMateBodyConverter {
+    /// One character of the body and the file offset it came from.
+    struct Source {
+        var scalars: [Unicode.Scalar] = []
+        var offsets: [Int] = []
+    }
+
+    /// The converted body, where its parts came from, and the notes about backtick expressions.
+    struct Result {
+        var text: String
+        var map: BodySourceMap
+        /// (UTF-8 file offset, severity, code, message)
+        var notes: [(offset: Int, severity: LibraryDiagnostic.Severity, code: String, message: String)]
+    }
+
+    private let source: Source
+    private var output = String.UnicodeScalarView()
+    private var outputUTF16 = 0
+    private var map = BodySourceMap()
+    private var notes: [(offset: Int, severity: LibraryDiagnostic.Severity, code: String, message: String)] = []
+    /// Open placeholders; each counts the literal `{` opened inside it so that their `}` stay literal.
+    private var openPlaceholders: [Int] = []
+
+    private init(source: Source) {
+        self.source = source
+    }
+
+    /// Converts the body made of `lines`, each with the UTF-8 file offset where its content starts.
+    static func convert(lines: [(text: Substring, offset: Int)]) -> Result {
+        var source = Source()
+        for (index, line) in lines.enumerated() {
+            var offset = line.offset
+            for scalar in line.text.unicodeScalars {
+                source.scalars.append(scalar)
+                source.offsets.append(offset)
+                offset += scalar.utf8.count
+            }
+            if index < lines.count - 1 {
+                source.scalars.append("\n")
+                source.offsets.append(offset)
+            }
+        }
+        var converter = SnipMateBodyConverter(source: source)
+        converter.run()
+        return Result(text: String(converter.output), map: converter.map, notes: converter.notes)
+    }
+
+    private mutating func emit(_ text: String, from offset: Int, verbatim: Bool) {
+        map.append(.init(outputUTF16: outputUTF16, sourceUTF8: offset, isVerbatim: verbatim))
+        for scalar in text.unicodeScalars {
+            output.append(scalar)
+            outputUTF16 += scalar.utf16.count
+        }
+    }
+
+    private mutating func emitLiteral(_ scalar: Unicode.Scalar, from offset: Int) {
+        if scalar == "$" || scalar == "}" || scalar == "\\" {
+            emit("\\" + String(scalar), from: offset, verbatim: false)
+        } else {
+            emit(String(scalar), from: offset, verbatim: true)
+        }
+    }
+
+    private func scalar(at index: Int) -> Unicode.Scalar? {
+        index < source.scalars.count ? source.scalars[index] : nil
+    }
+
+    private func isDigit(_ scalar: Unicode.Scalar?) -> Bool {
+        guard let scalar else { return false }
+        return ("0"..."9").contains(scalar)
+    }
+
+    private func isIdentifier(_ scalar: Unicode.Scalar?) -> Bool {
+        guard let scalar else { return false }
+        return isDigit(scalar) || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || scalar == "_"
+    }
+
+    private func matches(_ word: String, at index: Int) -> Bool {
+        var position = index
+        for scalar in word.unicodeScalars {
+            guard self.scalar(at: position) == scalar else { return false }
+            position += 1
+        }
+        return true
+    }
+
+    /// The text from `index` to the first unescaped `}` (inclusive), for transforms copied as written.
+    private func transformEnd(from index: Int) -> Int? {
+        var position = index
+        while let scalar = scalar(at: position) {
+            if scalar == "\\" { position += 2; continue }
+            if scalar == "}" { return position + 1 }
+            position += 1
+        }
+        return nil
+    }
+
+    private func text(_ range: Range<Int>) -> String {
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: source.scalars[range])
+        return String(view)
+    }
+
+    private mutating func run() {
+        var index = 0
+        let count = source.scalars.count
+        while index < count {
+            let scalar = source.scalars[index]
+            let offset = source.offsets[index]
+            switch scalar {
+            case "\\":
+                if let next = self.scalar(at: index + 1) {
+                    emitLiteral(next, from: offset)
+                    index += 2
+                } else {
+                    emitLiteral("\\", from: offset)
+                    index += 1
+                }
+            case "`":
+                index = convertBacktick(at: index)
+            case "$":
+                index = convertDollar(at: index)
+            case "{":
+                if !openPlaceholders.isEmpty { openPlaceholders[openPlaceholders.count - 1] += 1 }
+                emit("{", from: offset, verbatim: true)
+                index += 1
+            case "}":
+                if let literalBraces = openPlaceholders.last {
+                    if literalBraces > 0 {
+                        openPlaceholders[openPlaceholders.count - 1] -= 1
+                        emit("\\}", from: offset, verbatim: false)
+                    } else {
+                        openPlaceholders.removeLast()
+                        emit("}", from: offset, verbatim: true)
+                    }
+                } else {
+                    emit("}", from: offset, verbatim: true)
+                }
+                index += 1
+            default:
+                emit(String(scalar), from: offset, verbatim: true)
+                index += 1
+            }
+        }
+    }
+
+    private mutating func convertBacktick(at index: Int) -> Int {
+        let offset = source.offsets[index]
+        var end = index + 1
+        // A backslash inside the expression escapes the next character (SnipMate writes \` for a literal backtick).
+        while end < source.scalars.count, source.scalars[end] != "`" {
+            end += source.scalars[end] == "\\" ? 2 : 1
+        }
+        end = min(end, source.scalars.count)
+        guard end < source.scalars.count else {
+            notes.append(
+                (offset, .warning, "unterminated-backtick",
+                 "a backtick expression is never closed; the rest of the body is kept as text"))
+            for position in index..<source.scalars.count {
+                emitLiteral(source.scalars[position], from: source.offsets[position])
+            }
+            return source.scalars.count
+        }
+        let expression = text((index + 1)..<end)
+        let replacement = SnipMateBacktick.replacement(for: expression)
+        emit(replacement.text, from: offset, verbatim: false)
+        let outcome = replacement.text.isEmpty ? "it was left out" : "it was replaced by \(replacement.text)"
+        notes.append(
+            (offset, .note, "backtick-expression",
+             "backtick expression `\(expression)` is not run (snippets-lsp never runs Vim script); \(outcome)"))
+        return end + 1
+    }
+
+    private mutating func convertDollar(at index: Int) -> Int {
+        let offset = source.offsets[index]
+        let next = scalar(at: index + 1)
+        if isDigit(next) {
+            var end = index + 1
+            while isDigit(scalar(at: end)) { end += 1 }
+            emit(text(index..<end), from: offset, verbatim: true)
+            return end
+        }
+        if matches("VISUAL", at: index + 1), !isIdentifier(scalar(at: index + 7)) {
+            emit("$TM_SELECTED_TEXT", from: offset, verbatim: false)
+            return index + 7
+        }
+        if next == "{" {
+            var nameEnd = index + 2
+            let isNumber = isDigit(scalar(at: nameEnd))
+            if isNumber {
+                while isDigit(scalar(at: nameEnd)) { nameEnd += 1 }
+            } else if matches("VISUAL", at: nameEnd) {
+                nameEnd += 6
+            }
+            if nameEnd > index + 2 {
+                let name = isNumber ? text((index + 2)..<nameEnd) : "TM_SELECTED_TEXT"
+                switch scalar(at: nameEnd) {
+                case "}":
+                    emit("${\(name)}", from: offset, verbatim: isNumber)
+                    return nameEnd + 1
+                case ":":
+                    emit("${\(name):", from: offset, verbatim: isNumber)
+                    openPlaceholders.append(0)
+                    return nameEnd + 1
+                case "/":
+                    if let end = transformEnd(from: nameEnd + 1) {
+                        emit("${\(name)" + text(nameEnd..<end), from: offset, verbatim: isNumber)
+                        return end
+                    }
+                default:
+                    break
+                }
+            }
+        }
+        emit("\\$", from: offset, verbatim: false)
+        return index + 1
+    }
+}
+
+/// What backtick expressions become. snippets-lsp never runs them (they are Vim script, and a snippet library is
+/// data): the well-known ones map to LSP variables the editor fills in, everything else is left out.
+///
+/// | expression (an optional `!v ` prefix is ignored) | becomes |
+/// |---|---|
+/// | `strftime("…")` with `%Y %y %m %d %B %b %h %A %a %H %M %S %s %F %T %%` | `${CURRENT_YEAR}` … (other directives: left out) |
+/// | `Filename()`, `vim_snippets#Filename()`, `expand('%:t:r')`, `fnamemodify(bufname('%'),':t:r')` | `${TM_FILENAME_BASE}` |
+/// | `Filename('', 'default')` | `${TM_FILENAME_BASE:default}` |
+/// | `Filename('$1_foo', …)` | `${TM_FILENAME_BASE}_foo` |
+/// | `expand('%:t')` / `expand('%:p')` / `expand('%:p:h')`, `expand('%:h')` / `expand('%')` | `${TM_FILENAME}` / `${TM_FILEPATH}` / `${TM_DIRECTORY}` / `${RELATIVE_FILEPATH}` |
+/// | `@+`, `@*`, `@"` (registers) | `${CLIPBOARD}` |
+/// | `&enc[:2] == "utf" ? "©" : "(c)"` | `©` |
+/// | anything else (`g:snips_author`, `substitute(…)`, …) | nothing: left out |
+public enum SnipMateBacktick {
+    /// The LSP snippet text that stands in for `expression` (empty: left out).
+    public static func replacement(for expression: String) -> (text: String, isKnown: Bool) {
+        var trimmed = Substring(expression).trimmingSpaces()
+        if trimmed.hasPrefix("!v") { trimmed = Substring(trimmed.dropFirst(2)).trimmingSpaces() }
+        let compact = String(trimmed.filter { $0 != " " }).replacingDoubleQuotes()
+        if let text = fixed[compact] { return (text, true) }
+        if let text = strftime(compact) { return (text, true) }
+        if let text = filename(compact) { return (text, true) }
+        return ("", false)
+    }
+
+    private static let fixed: [String: String] = [
+        "expand('%:t:r')": "${TM_FILENAME_BASE}",
+        "expand('%:r:t')": "${TM_FILENAME_BASE}",
+        "fnamemodify(bufname('%'),':t:r')": "${TM_FILENAME_BASE}",
+        "fnamemodify(expand('%'),':t:r')": "${TM_FILENAME_BASE}",
+        "expand('%:t')": "${TM_FILENAME}",
+        "expand('%:p')": "${TM_FILEPATH}",
+        "expand('%:p:h')": "${TM_DIRECTORY}",
+        "expand('%:h')": "${TM_DIRECTORY}",
+        "expand('%')": "${RELATIVE_FILEPATH}",
+        "@+": "${CLIPBOARD}",
+        "@*": "${CLIPBOARD}",
+        "@'": "${CLIPBOARD}",
+        "&enc[:2]=='utf'?'©':'(c)'": "©",
+    ]
+
+    private static let dateVariables: [Character: String] = [
+        "Y": "CURRENT_YEAR", "y": "CURRENT_YEAR_SHORT", "m": "CURRENT_MONTH", "d": "CURRENT_DATE",
+        "B": "CURRENT_MONTH_NAME", "b": "CURRENT_MONTH_NAME_SHORT", "h": "CURRENT_MONTH_NAME_SHORT",
+        "A": "CURRENT_DAY_NAME", "a": "CURRENT_DAY_NAME_SHORT", "H": "CURRENT_HOUR", "M": "CURRENT_MINUTE",
+        "S": "CURRENT_SECOND", "s": "CURRENT_SECONDS_UNIX",
+    ]
+
+    /// `strftime('FORMAT')` with only directives LSP variables can express.
+    private static func strftime(_ compact: String) -> String? {
+        guard compact.hasPrefix("strftime('"), compact.hasSuffix("')") else { return nil }
+        let format = compact.dropFirst("strftime('".count).dropLast(2)
+        guard !format.contains("'") else { return nil }
+        var result = ""
+        var iterator = format.makeIterator()
+        while let character = iterator.next() {
+            guard character == "%" else {
+                result += escapeText(String(character))
+                continue
+            }
+            guard let directive = iterator.next() else { return nil }
+            switch directive {
+            case "%": result += "%"
+            case "F": result += "${CURRENT_YEAR}-${CURRENT_MONTH}-${CURRENT_DATE}"
+            case "T": result += "${CURRENT_HOUR}:${CURRENT_MINUTE}:${CURRENT_SECOND}"
+            default:
+                guard let name = dateVariables[directive] else { return nil }
+                result += "${\(name)}"
+            }
+        }
+        return result
+    }
+
+    /// SnipMate's `Filename([pattern [, default]])`: the file name without extension, `$1` in the pattern standing
+    /// for it.
+    private static func filename(_ compact: String) -> String? {
+        var rest = Substring(compact)
+        if rest.hasPrefix("vim_snippets#") { rest = rest.dropFirst("vim_snippets#".count) }
+        guard rest.hasPrefix("Filename("), rest.hasSuffix(")") else { return nil }
+        let arguments = rest.dropFirst("Filename(".count).dropLast()
+        var strings: [String] = []
+        var remaining = arguments
+        while !remaining.isEmpty {
+            guard remaining.first == "'", let close = remaining.dropFirst().firstIndex(of: "'") else { return nil }
+            strings.append(String(remaining[remaining.index(after: remaining.startIndex)..<close]))
+            remaining = remaining[remaining.index(after: close)...]
+            if remaining.first == "," { remaining = remaining.dropFirst() } else if !remaining.isEmpty { return nil }
+        }
+        guard strings.count <= 2 else { return nil }
+        let pattern = strings.first ?? ""
+        if pattern.isEmpty {
+            if strings.count == 2, !strings[1].isEmpty {
+                return "${TM_FILENAME_BASE:\(escapeText(strings[1]))}"
+            }
+            return "${TM_FILENAME_BASE}"
+        }
+        return pattern.split(separator: "$1", omittingEmptySubsequences: false).map { escapeText(String($0)) }.joined(separator: "${TM_FILENAME_BASE}")
+    }
+
+    /// `text` written so that LSP reads it literally.
+    static func escapeText(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            if character == "$" || character == "}" || character == "\\" { result.append("\\") }
+            result.append(character)
+        }
+        return result
+    }
+}
+
+extension String {
+    /// The text with `"` read as `'`, so a table can list Vim expressions once whichever quotes they use.
+    fileprivate func replacingDoubleQuotes() -> String {
+        String(map { $0 == "\"" ? "'" : $0 })
+    }
+}

@@ -1,0 +1,223 @@
+/// Reads SnipMate `*.snippets` and `*.snippet` files as honza/vim-snippets writes them.
+///
+/// - `snippet TRIGGER [DESCRIPTION]` starts a snippet; its body is the following lines that start with a hard tab
+///   (one tab removed) or are empty. Trailing empty lines are not part of the body.
+/// - `# …` is a comment, `extends a, b` pulls other scopes in, `priority N` applies to the snippets after it,
+///   `version N` is accepted (bodies are always read with SnipMate's version 1 rules). Any other line outside a
+///   body is reported (`unexpected-line`) and ignored: a body indented with spaces is the usual cause.
+/// - `snippet!` (SnipMate's override) replaces every snippet with the same trigger in the same scope read before it,
+///   in this file or an earlier-loaded file, as SnipMate's `SetByPath` does; `snippet!!` removes the trigger
+///   altogether and adds nothing. Each replacement is reported as a `note` (`snippet-override`).
+/// - The same trigger with different descriptions is SnipMate's multi-snippet menu and fine; the same trigger
+///   *and* description twice in one file is a `duplicate-prefix` warning (both are kept, numbered in their IDs).
+/// - Title: the description without surrounding quotes, or the trigger when there is none.
+enum SnipMateReader {
+    /// A `snippet!` or `snippet!!` header, resolved against earlier files by the loader.
+    struct Override: Sendable {
+        /// Index of the overriding snippet in the file's snippets; nil for `snippet!!`, which adds nothing.
+        var snippetIndex: Int?
+        var trigger: String
+        var scopes: [String]
+        /// UTF-8 offset and position of the header.
+        var position: SourcePosition
+    }
+
+    struct Output {
+        var file: SnippetFile
+        var overrides: [Override]
+    }
+
+    static func read(text: String, uri: String, path: String, context: SnippetFileContext, checkBody: SnippetBodyChecker?)
+        -> Output
+    {
+        let table = LineTable(text)
+        var reader = Reader(uri: uri, context: context, checkBody: checkBody, sink: DiagnosticSink(uri: uri, table: table))
+        if case .snipmateSingle(let trigger, let description) = context.kind {
+            reader.readSingle(trigger: trigger, description: description)
+        } else {
+            reader.readFile()
+        }
+        var file = SnippetFile(
+            uri: uri, path: path, format: .snipmate, snippets: reader.snippets, diagnostics: reader.sink.diagnostics,
+            extensions: reader.extensions)
+        file.context = context
+        return Output(file: file, overrides: reader.overrides)
+    }
+
+    private struct Header {
+        var trigger: String
+        var description: String?
+        var bangs: Int
+        var line: Int
+        var priority: Int
+    }
+
+    private struct Reader {
+        let uri: String
+        let context: SnippetFileContext
+        let checkBody: SnippetBodyChecker?
+        var sink: DiagnosticSink
+        var snippets: [Snippet] = []
+        var overrides: [Override] = []
+        var extensions: [String: [String]] = [:]
+        var priority = 0
+        /// How often each trigger+description key was seen, for IDs and duplicate warnings.
+        var occurrences: [String: Int] = [:]
+
+        var table: LineTable { sink.table }
+        var scopes: [String] { context.scopes ?? [] }
+
+        mutating func readSingle(trigger: String, description: String?) {
+            var lines: [(text: Substring, offset: Int)] = []
+            for line in 0..<table.lineCount {
+                lines.append((table.content(ofLine: line), table.lineStarts[line]))
+            }
+            while let last = lines.last, last.text.isEmpty, lines.count > 1 { lines.removeLast() }
+            let header = Header(trigger: trigger, description: description, bangs: 0, line: 0, priority: 0)
+            add(header, bodyLines: lines, rangeStart: 0)
+        }
+
+        mutating func readFile() {
+            var header: Header?
+            var bodyLines: [(text: Substring, offset: Int)] = []
+            for line in 0..<table.lineCount {
+                let content = table.content(ofLine: line)
+                let start = table.lineStarts[line]
+                if header != nil {
+                    if content.first == "\t" {
+                        bodyLines.append((content.dropFirst(), start + 1))
+                        continue
+                    }
+                    if content.isEmpty {
+                        bodyLines.append((content, start))
+                        continue
+                    }
+                    finish(&header, &bodyLines)
+                }
+                if let parsed = parseHeader(content, line: line) {
+                    header = parsed
+                } else if content.hasPrefix("extends"), content.dropFirst(7).first?.isWhitespace ?? true {
+                    let names = content.dropFirst(7).split { $0 == "," || $0 == " " || $0 == "\t" }.map(String.init)
+                    let scope = scopes.first ?? "_"
+                    extensions[scope, default: []].append(contentsOf: names)
+                } else if content.hasPrefix("priority"), content.dropFirst(8).first?.isWhitespace ?? false {
+                    if let value = Int(content.dropFirst(8).trimmingSpaces()) {
+                        priority = value
+                    } else {
+                        sink.add(.warning, "bad-priority", "'\(content)' needs a whole number; the priority is unchanged", at: start)
+                    }
+                } else if content.hasPrefix("version"), content.dropFirst(7).first?.isWhitespace ?? false {
+                    continue
+                } else if content.first == "#" || content.allSatisfy({ $0 == " " || $0 == "\t" }) {
+                    continue
+                } else {
+                    sink.add(
+                        .warning, "unexpected-line",
+                        "this line is not a snippet header, comment or directive, and is ignored (snippet bodies must be indented with a hard tab)",
+                        at: start)
+                }
+            }
+            finish(&header, &bodyLines)
+        }
+
+        /// A `snippet` header, or nil when the line is not one (reporting a header without trigger).
+        mutating func parseHeader(_ content: Substring, line: Int) -> Header? {
+            guard content.hasPrefix("snippet") else { return nil }
+            var rest = content.dropFirst(7)
+            var bangs = 0
+            while rest.first == "!", bangs < 2 {
+                bangs += 1
+                rest = rest.dropFirst()
+            }
+            guard let separator = rest.first, separator == " " || separator == "\t" else {
+                if rest.isEmpty {
+                    sink.add(.error, "malformed-header", "'snippet' needs a trigger; the lines below it are skipped", at: table.lineStarts[line])
+                    return Header(trigger: "", description: nil, bangs: bangs, line: line, priority: priority)
+                }
+                return nil
+            }
+            rest = rest.drop { $0 == " " || $0 == "\t" }
+            let trigger: Substring
+            var description: String?
+            if let space = rest.firstIndex(of: " ") {
+                trigger = rest[..<space]
+                let text = rest[space...].trimmingSpaces()
+                description = text.isEmpty ? nil : text
+            } else {
+                trigger = rest
+            }
+            let cleaned = trigger.trimmingSpaces()
+            if cleaned.isEmpty {
+                sink.add(.error, "malformed-header", "'snippet' needs a trigger; the lines below it are skipped", at: table.lineStarts[line])
+            }
+            return Header(trigger: cleaned, description: description, bangs: bangs, line: line, priority: priority)
+        }
+
+        mutating func finish(_ header: inout Header?, _ bodyLines: inout [(text: Substring, offset: Int)]) {
+            defer {
+                header = nil
+                bodyLines = []
+            }
+            guard let current = header, !current.trigger.isEmpty else { return }
+            while let last = bodyLines.last, last.text.isEmpty { bodyLines.removeLast() }
+            add(current, bodyLines: bodyLines, rangeStart: table.lineStarts[current.line])
+        }
+
+        mutating func add(_ header: Header, bodyLines: [(text: Substring, offset: Int)], rangeStart: Int) {
+            let headerPosition = table.position(ofUTF8Offset: rangeStart)
+            let title = header.description.map(Self.strippingQuotes) ?? header.trigger
+            if header.bangs == 2 {
+                overrides.append(Override(snippetIndex: nil, trigger: header.trigger, scopes: scopes, position: headerPosition))
+                return
+            }
+            guard bodyLines.contains(where: { !$0.text.isEmpty }) else {
+                sink.add(.warning, "empty-body", "snippet '\(title)' has an empty body, so it was not loaded", at: rangeStart)
+                return
+            }
+            let converted = SnipMateBodyConverter.convert(lines: bodyLines)
+            for note in converted.notes {
+                sink.add(note.severity, note.code, note.message, at: note.offset)
+            }
+            if let checkBody {
+                let problems = checkBody(converted.text)
+                if !problems.isEmpty { sink.addBodyProblems(problems, title: title, map: converted.map) }
+            }
+
+            let baseKey = header.trigger + "\u{1F}" + (header.description ?? "")
+            let occurrence = occurrences[baseKey, default: 0] + 1
+            occurrences[baseKey] = occurrence
+            if occurrence > 1 && header.bangs == 0 {
+                sink.add(
+                    .warning, "duplicate-prefix",
+                    "snippet '\(header.trigger)' with the same description is defined \(occurrence) times in this file",
+                    at: rangeStart)
+            }
+            let key = occurrence > 1 ? baseKey + "\u{1F}\(occurrence)" : baseKey
+            let last = bodyLines.last!
+            let end = last.offset + last.text.utf8.count
+            if header.bangs == 1 {
+                overrides.append(
+                    Override(snippetIndex: snippets.count, trigger: header.trigger, scopes: scopes, position: headerPosition))
+            }
+            snippets.append(
+                Snippet(
+                    id: SnippetID(fileURI: uri, key: key),
+                    title: title,
+                    triggers: [header.trigger],
+                    description: header.description.map(Self.strippingQuotes),
+                    body: converted.text,
+                    scopes: scopes,
+                    priority: header.priority,
+                    location: SourceLocation(uri: uri, range: sink.range(rangeStart..<end)),
+                    format: .snipmate
+                ))
+        }
+
+        static func strippingQuotes(_ text: String) -> String {
+            if text.count >= 2, let first = text.first, first == "\"" || first == "'", text.last == first {
+                return String(text.dropFirst().dropLast())
+            }
+            return text
+        }
+    }
+}

@@ -1,0 +1,69 @@
+/// What the loader decided about a snippet file from where it found it: enough to read that one file again later
+/// (on a change notification) exactly as the full load read it.
+public struct SnippetFileContext: Hashable, Sendable {
+    /// Which reader handles the file.
+    public enum Kind: Hashable, Sendable {
+        /// VS Code JSON (`*.json`, `*.code-snippets`).
+        case vscode
+        /// A SnipMate `*.snippets` file holding many snippets.
+        case snipmateFile
+        /// A SnipMate `*.snippet` file: the whole file is the body of one snippet.
+        case snipmateSingle(trigger: String, description: String?)
+    }
+
+    public var kind: Kind
+    /// Scopes every snippet of the file gets, decided by the file's name (`go.json`, `python.snippets`) or by a
+    /// `package.json` manifest. Nil means the file's own `scope` fields decide (`*.code-snippets`); empty means global.
+    public var scopes: [String]?
+    /// Whether the file is a project file (`.vscode/*.code-snippets` under a workspace root).
+    public var isProjectFile: Bool
+
+    public init(kind: Kind, scopes: [String]?, isProjectFile: Bool = false) {
+        self.kind = kind
+        self.scopes = scopes
+        self.isProjectFile = isProjectFile
+    }
+
+    /// The format this context reads.
+    public var format: SnippetFormat {
+        switch kind {
+        case .vscode: .vscode
+        case .snipmateFile, .snipmateSingle: .snipmate
+        }
+    }
+}
+
+/// Collects the diagnostics of one file, converting UTF-8 offsets to positions through the file's `LineTable`.
+struct DiagnosticSink {
+    let uri: String
+    let table: LineTable
+    private(set) var diagnostics: [LibraryDiagnostic] = []
+
+    init(uri: String, table: LineTable) {
+        self.uri = uri
+        self.table = table
+    }
+
+    mutating func add(_ severity: LibraryDiagnostic.Severity, _ code: String, _ message: String, at offset: Int) {
+        diagnostics.append(
+            LibraryDiagnostic(
+                uri: uri, position: table.position(ofUTF8Offset: offset), severity: severity, code: code,
+                message: message))
+    }
+
+    /// Reports the problems the body grammar found, placed in the file through `map`.
+    mutating func addBodyProblems(_ problems: [SnippetBodyProblem], title: String, map: BodySourceMap) {
+        for problem in problems {
+            add(
+                problem.severity, problem.code, "\(problem.message) (in snippet '\(title)')",
+                at: map.sourceOffset(ofBodyUTF16: problem.utf16Offset, in: table))
+        }
+    }
+
+    func range(_ utf8Range: Range<Int>) -> SourceRange {
+        SourceRange(start: table.position(ofUTF8Offset: utf8Range.lowerBound), end: table.position(ofUTF8Offset: utf8Range.upperBound))
+    }
+}
+
+/// Finds the problems in a snippet body (LSP snippet syntax); the loader's one hook into the body grammar.
+public typealias SnippetBodyChecker = @Sendable (String) -> [SnippetBodyProblem]

@@ -1,0 +1,265 @@
+/// Reads VS Code snippet files (`*.json`, `*.code-snippets`) as VS Code does:
+///
+/// - the file is JSONC: one object whose members are snippets, or groups (an object whose members are snippets,
+///   one level deep only). A member is a snippet when its value is an object with a `body`.
+/// - `prefix` and `body` and `description` are a string or an array of strings (body lines join with `\n`);
+///   a missing or null `prefix` means the snippet has no trigger.
+/// - `scope` ("a,b") is honoured only where the file itself has no language (`*.code-snippets`); a language file
+///   (`go.json`, or a `package.json` entry) gives all its snippets that language, as VS Code does.
+/// - a later duplicate key replaces an earlier one (JSON semantics), with a warning; a wrong type for `body` drops
+///   the snippet with an error; an empty body drops it with a warning; unknown keys get a note.
+enum VSCodeSnippetReader {
+    static let knownKeys: Set<String> = ["prefix", "body", "description", "scope", "isFileTemplate", "include", "exclude"]
+
+    static func read(
+        bytes: [UInt8], text: String, uri: String, path: String, context: SnippetFileContext,
+        checkBody: SnippetBodyChecker?
+    ) -> SnippetFile {
+        let table = LineTable(text)
+        var reader = Reader(
+            bytes: bytes, uri: uri, context: context, checkBody: checkBody, sink: DiagnosticSink(uri: uri, table: table))
+        switch JSONC.parse(bytes) {
+        case .failure(let error):
+            reader.sink.add(
+                .error, "json-syntax", "malformed JSON: \(error.message); no snippets were read from this file",
+                at: error.offset)
+        case .success(let root):
+            reader.readRoot(root)
+        }
+        reader.reportDuplicatePrefixes()
+        var file = SnippetFile(
+            uri: uri, path: path, format: .vscode, snippets: reader.snippets, diagnostics: reader.sink.diagnostics)
+        file.context = context
+        return file
+    }
+
+    private struct Reader {
+        let bytes: [UInt8]
+        let uri: String
+        let context: SnippetFileContext
+        let checkBody: SnippetBodyChecker?
+        var sink: DiagnosticSink
+        var snippets: [Snippet] = []
+        /// The UTF-8 offset of each snippet's key, parallel to `snippets`, for duplicate-prefix warnings.
+        var keyOffsets: [Int] = []
+
+        mutating func readRoot(_ root: JSONCValue) {
+            guard let members = root.members else {
+                sink.add(
+                    .error, "wrong-type",
+                    "a snippet file must hold a JSON object of snippets, but this one holds \(root.typeDescription)",
+                    at: root.range.lowerBound)
+                return
+            }
+            for member in withoutOverriddenDuplicates(members, group: nil) {
+                guard let inner = member.value.members else {
+                    sink.add(
+                        .error, "wrong-type",
+                        "'\(member.key)' should be a snippet object, but it is \(member.value.typeDescription)",
+                        at: member.value.range.lowerBound)
+                    continue
+                }
+                let isGroup =
+                    member.value.member("body") == nil
+                    && !inner.isEmpty && inner.contains { $0.value.members != nil }
+                if isGroup {
+                    for child in withoutOverriddenDuplicates(inner, group: member.key) {
+                        readSnippet(child, group: member.key)
+                    }
+                } else {
+                    readSnippet(member, group: nil)
+                }
+            }
+        }
+
+        /// The members with each earlier duplicate key reported and removed (the last definition wins, as in JSON).
+        mutating func withoutOverriddenDuplicates(_ members: [JSONCMember], group: String?) -> [JSONCMember] {
+            var lastIndex: [String: Int] = [:]
+            for (index, member) in members.enumerated() { lastIndex[member.key] = index }
+            guard lastIndex.count < members.count else { return members }
+            var kept: [JSONCMember] = []
+            for (index, member) in members.enumerated() {
+                if let last = lastIndex[member.key], last != index {
+                    let line = sink.table.position(ofUTF8Offset: members[last].keyRange.lowerBound).line + 1
+                    sink.add(
+                        .warning, "duplicate-key",
+                        "'\(member.key)' is defined again on line \(line); this earlier definition is ignored",
+                        at: member.keyRange.lowerBound)
+                } else {
+                    kept.append(member)
+                }
+            }
+            return kept
+        }
+
+        /// Strings from a string-or-array-of-strings value; nil (after reporting) for any other shape.
+        mutating func strings(_ value: JSONCValue, field: String, title: String, severity: LibraryDiagnostic.Severity)
+            -> [String]?
+        {
+            switch value.kind {
+            case .string(let string): return [string]
+            case .array(let elements):
+                var result: [String] = []
+                for element in elements {
+                    guard let string = element.stringValue else {
+                        sink.add(
+                            severity, "wrong-type",
+                            "'\(field)' of snippet '\(title)' must hold only strings, but one element is \(element.typeDescription)",
+                            at: element.range.lowerBound)
+                        return nil
+                    }
+                    result.append(string)
+                }
+                return result
+            default:
+                sink.add(
+                    severity, "wrong-type",
+                    "'\(field)' of snippet '\(title)' must be a string or an array of strings, not \(value.typeDescription)",
+                    at: value.range.lowerBound)
+                return nil
+            }
+        }
+
+        mutating func readSnippet(_ member: JSONCMember, group: String?) {
+            let title = member.key
+            guard let fields = member.value.members else {
+                sink.add(
+                    .error, "wrong-type", "'\(title)' should be a snippet object, but it is \(member.value.typeDescription)",
+                    at: member.value.range.lowerBound)
+                return
+            }
+            guard let bodyValue = member.value.member("body")?.value else {
+                sink.add(.error, "missing-body", "snippet '\(title)' has no 'body', so it was not loaded", at: member.keyRange.lowerBound)
+                return
+            }
+            guard let bodyLines = strings(bodyValue, field: "body", title: title, severity: .error) else { return }
+            let body = bodyLines.joined(separator: "\n")
+            guard !body.isEmpty else {
+                sink.add(.warning, "empty-body", "snippet '\(title)' has an empty body, so it was not loaded", at: bodyValue.range.lowerBound)
+                return
+            }
+
+            var triggers: [String] = []
+            if let prefix = member.value.member("prefix")?.value, case .null = prefix.kind {
+                // null: no trigger, as VS Code reads it.
+            } else if let prefix = member.value.member("prefix")?.value {
+                triggers = (strings(prefix, field: "prefix", title: title, severity: .warning) ?? []).filter { !$0.isEmpty }
+            }
+
+            var description: String?
+            if let value = member.value.member("description")?.value {
+                description = strings(value, field: "description", title: title, severity: .warning)?.joined(separator: "\n")
+            }
+
+            var scopes = context.scopes ?? []
+            if context.scopes == nil, let value = member.value.member("scope")?.value {
+                if let scope = value.stringValue {
+                    scopes = scope.split(separator: ",").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
+                } else {
+                    sink.add(
+                        .warning, "wrong-type",
+                        "'scope' of snippet '\(title)' must be a string like \"javascript,typescript\", not \(value.typeDescription); the snippet is global",
+                        at: value.range.lowerBound)
+                }
+            }
+
+            var isFileTemplate = false
+            if let value = member.value.member("isFileTemplate")?.value {
+                if case .bool(let flag) = value.kind {
+                    isFileTemplate = flag
+                } else {
+                    sink.add(
+                        .warning, "wrong-type", "'isFileTemplate' of snippet '\(title)' must be true or false, not \(value.typeDescription)",
+                        at: value.range.lowerBound)
+                }
+            }
+
+            for field in fields where !VSCodeSnippetReader.knownKeys.contains(field.key) {
+                sink.add(.note, "unknown-key", "snippet '\(title)' has an unknown key '\(field.key)', which is ignored", at: field.keyRange.lowerBound)
+            }
+
+            if let checkBody {
+                let problems = checkBody(body)
+                if !problems.isEmpty {
+                    sink.addBodyProblems(problems, title: title, map: bodyMap(bodyValue))
+                }
+            }
+
+            let key = group.map { $0 + "/" + member.key } ?? member.key
+            snippets.append(
+                Snippet(
+                    id: SnippetID(fileURI: uri, key: key),
+                    title: title,
+                    triggers: triggers,
+                    description: description,
+                    body: body,
+                    scopes: scopes,
+                    isFileTemplate: isFileTemplate,
+                    location: SourceLocation(uri: uri, range: sink.range(member.range)),
+                    format: .vscode
+                ))
+            keyOffsets.append(member.keyRange.lowerBound)
+        }
+
+        /// Where each part of the (joined) body came from in the file.
+        func bodyMap(_ value: JSONCValue) -> BodySourceMap {
+            var map = BodySourceMap()
+            switch value.kind {
+            case .string(let string):
+                map.append(contentsOf: JSONC.sourceAnchors(ofStringAt: value.range, in: bytes, base: 0))
+                _ = string
+            case .array(let elements):
+                var base = 0
+                for (index, element) in elements.enumerated() {
+                    guard let string = element.stringValue else { continue }
+                    map.append(contentsOf: JSONC.sourceAnchors(ofStringAt: element.range, in: bytes, base: base))
+                    base += string.utf16.count
+                    if index < elements.count - 1 {
+                        // The joining line break belongs to the end of this line's string.
+                        map.append(.init(outputUTF16: base, sourceUTF8: element.range.upperBound - 1, isVerbatim: false))
+                        base += 1
+                    }
+                }
+            default:
+                break
+            }
+            return map
+        }
+
+        /// Warns about a prefix used twice in the same scope of this file (the later one is named).
+        mutating func reportDuplicatePrefixes() {
+            var seen: [String: String] = [:]
+            for (index, snippet) in snippets.enumerated() {
+                let scopes = snippet.scopes.isEmpty ? [""] : snippet.scopes
+                var reported = false
+                for trigger in snippet.triggers {
+                    for scope in scopes {
+                        let key = scope + "\u{1F}" + trigger
+                        if let earlier = seen[key] {
+                            if !reported {
+                                let scopeText = scope.isEmpty ? "globally" : "in scope '\(scope)'"
+                                sink.add(
+                                    .warning, "duplicate-prefix",
+                                    "prefix '\(trigger)' of snippet '\(snippet.title)' is already used \(scopeText) by snippet '\(earlier)' in this file",
+                                    at: keyOffsets[index])
+                                reported = true
+                            }
+                        } else {
+                            seen[key] = snippet.title
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension Substring {
+    /// The text without leading and trailing spaces and tabs.
+    func trimmingSpaces() -> String {
+        var slice = self[...]
+        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
+        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
+        return String(slice)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import SnippetsCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The real file system, through `stat`/`open`/`read`/`realpath`: symbolic links are followed, a link loop
+/// (`ELOOP`) or a dangling link is `unusable`, and a file without read permission fails to read with a reason.
+public struct DiskFileSystem: LibraryFileSystem {
+    public init() {}
+
+    /// A failed system call, with the path and the system's reason.
+    public struct Failure: Error, CustomStringConvertible {
+        public var path: String
+        public var reason: String
+        public var description: String { reason }
+    }
+
+    private static func reason(_ code: Int32) -> String {
+        switch code {
+        case ELOOP: return "a symbolic link loop"
+        case EACCES, EPERM: return "permission denied"
+        case ENOENT: return "no such file or directory"
+        default: return String(cString: strerror(code))
+        }
+    }
+
+    public func item(at path: String) -> FileSystemItem {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let code = errno
+            if code == ENOENT {
+                // A dangling symbolic link exists even though its target does not.
+                var linkInfo = stat()
+                if lstat(path, &linkInfo) == 0 { return .unusable(reason: "a symbolic link to nothing") }
+                return .missing
+            }
+            return .unusable(reason: Self.reason(code))
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: return .directory
+        case S_IFREG: return .file(size: Int(info.st_size))
+        default: return .unusable(reason: "not a regular file or directory")
+        }
+    }
+
+    public func contentsOfDirectory(at path: String) throws -> [String] {
+        guard let directory = opendir(path) else { throw Failure(path: path, reason: Self.reason(errno)) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    public func contents(of path: String) throws -> [UInt8] {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw Failure(path: path, reason: Self.reason(errno)) }
+        defer { close(descriptor) }
+        var info = stat()
+        var bytes: [UInt8] = []
+        if fstat(descriptor, &info) == 0 { bytes.reserveCapacity(Int(info.st_size)) }
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Failure(path: path, reason: Self.reason(errno))
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: buffer[0..<count])
+        }
+        return bytes
+    }
+
+    public func canonicalPath(of path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
