@@ -1,0 +1,161 @@
+import Foundation
+import SnippetsCore
+
+/// Turns a cursor in a document into a completion list: finds the typed prefix, searches the index, and builds
+/// items whose edits replace exactly what was typed. Pure apart from the clock and random variables.
+public struct CompletionBuilder: Sendable {
+    /// The document being edited.
+    public var document: TextDocument
+    /// The library in service.
+    public var library: LibrarySnapshot
+    /// The negotiated position encoding.
+    public var encoding: PositionEncoding
+    /// What the client can do.
+    public var client: ClientCapabilities
+    /// The user's settings.
+    public var settings: ServerSettings
+    /// Workspace folder paths, for `WORKSPACE_NAME` and `RELATIVE_FILEPATH`.
+    public var workspaceFolders: [String]
+    /// The moment of the completion, for date variables.
+    public var now: Date
+
+    public init(
+        document: TextDocument, library: LibrarySnapshot, encoding: PositionEncoding, client: ClientCapabilities,
+        settings: ServerSettings, workspaceFolders: [String] = [], now: Date = Date()
+    ) {
+        self.document = document
+        self.library = library
+        self.encoding = encoding
+        self.client = client
+        self.settings = settings
+        self.workspaceFolders = workspaceFolders
+        self.now = now
+    }
+
+    /// Whether the server fills in variables: `auto` does unless the client resolves them itself (VS Code does;
+    /// Helix resolves none and Neovim only some, so the server resolves them for every other client).
+    public var resolvesVariables: Bool {
+        switch settings.resolveVariables {
+        case .always: true
+        case .never: false
+        case .auto: !Self.clientResolvesVariables(client.clientName)
+        }
+    }
+
+    /// Whether a client (by `clientInfo.name`) resolves snippet variables itself.
+    public static func clientResolvesVariables(_ clientName: String?) -> Bool {
+        guard let clientName else { return false }
+        return clientName.hasPrefix("Visual Studio Code") || clientName == "VSCodium"
+    }
+
+    /// A found snippet and the typed run its edit replaces.
+    private struct Candidate {
+        var hit: SearchHit
+        var run: TypedPrefix.Run
+    }
+
+    /// The completion list at `position`.
+    ///
+    /// The long form of the prefix (all non-whitespace before the cursor, e.g. `foo///`) is tried for trigger
+    /// matches first; then the trailing word. One item per snippet, labelled with its best-matching trigger.
+    public func completions(at position: Position) -> CompletionList {
+        guard let index = library.index else { return CompletionList(isIncomplete: false, items: []) }
+        let table = LineTable(document.text)
+        let cursor = table.utf8Offset(of: position, in: encoding)
+        let prefix = TypedPrefix(at: cursor, in: table)
+        let limit = settings.maxCompletionItems
+        let language = document.languageID
+
+        var candidates: [Candidate] = []
+        var seen: Set<SnippetID> = []
+        var isIncomplete = false
+        func add(_ results: SearchResults, run: TypedPrefix.Run, onlyTriggers: Bool) {
+            if results.isIncomplete && !onlyTriggers { isIncomplete = true }
+            for hit in results.hits where !onlyTriggers || hit.match <= .triggerPrefix {
+                if seen.insert(hit.snippetID).inserted { candidates.append(Candidate(hit: hit, run: run)) }
+            }
+        }
+        if let long = prefix.longRun, long.text != prefix.wordRun?.text {
+            let results = index.search(long.text, language: language, limit: limit + 1)
+            add(results, run: long, onlyTriggers: prefix.wordRun != nil)
+            if prefix.wordRun == nil, results.isIncomplete { isIncomplete = true }
+        }
+        if let word = prefix.wordRun {
+            add(index.search(word.text, language: language, limit: limit + 1), run: word, onlyTriggers: false)
+        }
+        if candidates.count > limit {
+            candidates.removeLast(candidates.count - limit)
+            isIncomplete = true
+        }
+
+        let resolver = resolvesVariables ? variableResolver(table: table, cursor: cursor, prefix: prefix) : nil
+        let items = candidates.enumerated().compactMap { rank, candidate -> CompletionItem? in
+            guard let snippet = library.library.snippet(withID: candidate.hit.snippetID) else { return nil }
+            return item(for: snippet, rank: rank, run: candidate.run, prefix: prefix, table: table, resolver: resolver)
+        }
+        return CompletionList(isIncomplete: isIncomplete, items: items)
+    }
+
+    private func variableResolver(table: LineTable, cursor: Int, prefix: TypedPrefix) -> ServerVariableResolver {
+        let line = table.line(containingUTF8Offset: cursor)
+        let wordStart = prefix.wordRun?.utf8Range.lowerBound ?? cursor
+        return ServerVariableResolver(
+            documentURI: document.uri, languageID: document.languageID, workspaceFolders: workspaceFolders,
+            currentLine: String(table.content(ofLine: line)), lineIndex: line,
+            currentWord: String(table.slice(wordStart..<prefix.wordEndAfterCursor)), now: now)
+    }
+
+    /// The trigger to show for `snippet` when `typed` was typed: an exact match, else one that starts with it,
+    /// else the first; nil when the snippet has no trigger.
+    public static func bestTrigger(of snippet: Snippet, typed: String) -> String? {
+        let lowered = typed.lowercased()
+        return snippet.triggers.first { $0 == typed }
+            ?? snippet.triggers.first { $0.lowercased() == lowered }
+            ?? snippet.triggers.first { $0.hasPrefix(typed) }
+            ?? snippet.triggers.first { $0.lowercased().hasPrefix(lowered) }
+            ?? snippet.triggers.first
+    }
+
+    private func item(
+        for snippet: Snippet, rank: Int, run: TypedPrefix.Run, prefix: TypedPrefix, table: LineTable,
+        resolver: ServerVariableResolver?
+    ) -> CompletionItem {
+        let trigger = Self.bestTrigger(of: snippet, typed: run.text)
+        let label = trigger ?? snippet.title
+        let body = SnippetBody.parse(snippet.body).body
+        let resolve: (String) -> String? = { name in resolver?.value(of: name) }
+        let newText = client.supportsSnippets ? body.lspText(resolving: resolve) : body.plainText(resolving: resolve)
+
+        let start = table.lspPosition(ofUTF8Offset: run.utf8Range.lowerBound, in: encoding)
+        let cursor = table.lspPosition(ofUTF8Offset: run.utf8Range.upperBound, in: encoding)
+        let insertRange = LSPRange(start: start, end: cursor)
+        let edit: CompletionTextEdit
+        if client.supportsInsertReplace {
+            let replaceEnd = table.lspPosition(ofUTF8Offset: prefix.wordEndAfterCursor, in: encoding)
+            edit = .insertReplace(InsertReplaceEdit(
+                newText: newText, insert: insertRange, replace: LSPRange(start: start, end: replaceEnd)))
+        } else {
+            edit = .textEdit(TextEdit(range: insertRange, newText: newText))
+        }
+        // Clients filter items against the typed text; an item found through its title or body would be dropped
+        // unless its filter text starts with what was typed.
+        let filterText = label.lowercased().hasPrefix(run.text.lowercased()) ? label : run.text + " " + label
+        return CompletionItem(
+            label: label,
+            detail: trigger == nil ? snippet.description : snippet.title,
+            sortText: String(format: "%05d", rank),
+            filterText: filterText,
+            insertTextFormat: client.supportsSnippets ? 2 : 1,
+            textEdit: edit,
+            data: CompletionItemData(snippetID: snippet.id.rawValue, uri: document.uri))
+    }
+
+    /// Markdown documentation for `snippet`: the rendered body, the description, and where it is defined.
+    public static func documentation(for snippet: Snippet, language: String?) -> MarkupContent {
+        var parts = [SnippetBody.parse(snippet.body).body.markdownPreview(language: language)]
+        if let description = snippet.description, !description.isEmpty { parts.append(description) }
+        let path = LanguageServer.path(ofFileURI: snippet.location.uri) ?? snippet.location.uri
+        parts.append("`\(path):\(snippet.location.range.start.line + 1)`")
+        return .markdown(parts.joined(separator: "\n\n"))
+    }
+}

@@ -1,0 +1,55 @@
+/// The parts of `initialize`'s params the server reads. Everything else is kept in `capabilities` as JSON.
+public struct InitializeParams: Decodable, Sendable {
+    /// `clientInfo` (name and version).
+    public struct ClientInfo: Codable, Hashable, Sendable {
+        public var name: String
+        public var version: String?
+    }
+
+    /// A workspace folder.
+    public struct WorkspaceFolder: Codable, Hashable, Sendable {
+        public var uri: String
+        public var name: String
+    }
+
+    public var processId: Int?
+    public var clientInfo: ClientInfo?
+    public var rootUri: String?
+    public var rootPath: String?
+    public var capabilities: JSONValue?
+    public var initializationOptions: JSONValue?
+    public var workspaceFolders: [WorkspaceFolder]?
+}
+
+/// What the client said it can do, read once at `initialize`.
+public struct ClientCapabilities: Sendable, Hashable {
+    /// The raw `capabilities` object.
+    public var raw: JSONValue
+    /// `clientInfo.name`, when given.
+    public var clientName: String?
+
+    /// Capabilities read from `initialize`'s `capabilities` and `clientInfo.name`.
+    public init(raw: JSONValue?, clientName: String? = nil) {
+        self.raw = raw ?? .object([:])
+        self.clientName = clientName
+    }
+
+    private var completionItem: JSONValue? { raw["textDocument"]?["completion"]?["completionItem"] }
+
+    /// `completionItem.snippetSupport`.
+    public var supportsSnippets: Bool { completionItem?["snippetSupport"]?.boolValue ?? false }
+    /// `completionItem.insertReplaceSupport`.
+    public var supportsInsertReplace: Bool { completionItem?["insertReplaceSupport"]?.boolValue ?? false }
+    /// `workspace.didChangeWatchedFiles.dynamicRegistration`.
+    public var supportsWatchedFileRegistration: Bool {
+        raw["workspace"]?["didChangeWatchedFiles"]?["dynamicRegistration"]?.boolValue ?? false
+    }
+    /// `workspace.didChangeWatchedFiles.relativePatternSupport`.
+    public var supportsRelativePatterns: Bool {
+        raw["workspace"]?["didChangeWatchedFiles"]?["relativePatternSupport"]?.boolValue ?? false
+    }
+    /// `general.positionEncodings`, in the client's order of preference.
+    public var positionEncodings: [String] {
+        raw["general"]?["positionEncodings"]?.arrayValue?.compactMap(\.stringValue) ?? []
+    }
+}

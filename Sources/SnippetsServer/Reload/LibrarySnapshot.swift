@@ -1,0 +1,51 @@
+import SnippetsCore
+
+/// The library and its index in service: immutable, replaced whole by a reload, so a completion never sees a
+/// half-built index and never waits for one.
+public struct LibrarySnapshot: Sendable {
+    /// The snippets in service (broken files keep their last good snippets).
+    public let library: SnippetLibrary
+    /// The token index over `library`; nil only for the empty snapshot before the first load.
+    public let index: TokenIndex?
+    /// Counts loads, starting at 0 for the empty snapshot.
+    public let generation: Int
+
+    public init(library: SnippetLibrary, index: TokenIndex?, generation: Int) {
+        self.library = library
+        self.index = index
+        self.generation = generation
+    }
+
+    /// Before the first load.
+    public static let empty = LibrarySnapshot(library: .empty, index: nil, generation: 0)
+}
+
+/// Keeps the last good version of each snippet file, so an edit that breaks a file does not take its snippets out
+/// of service. Pure: a value that turns a freshly loaded library into the one to serve.
+public struct LastGoodFiles: Sendable {
+    private var files: [String: SnippetFile] = [:]
+
+    /// No file seen yet.
+    public init() {}
+
+    /// The library to serve for `loaded`: every file that has errors and had a good version before gets that
+    /// version's snippets back (its new diagnostics stay, so they can be shown). Files without errors become the
+    /// new good versions; files no longer present are forgotten.
+    public mutating func serving(_ loaded: SnippetLibrary) -> SnippetLibrary {
+        var served = loaded
+        var seen: Set<String> = []
+        for file in loaded.files {
+            seen.insert(file.uri)
+            if file.hasErrors {
+                if var good = files[file.uri] {
+                    good.diagnostics = file.diagnostics
+                    served = served.replacing(good)
+                }
+            } else {
+                files[file.uri] = file
+            }
+        }
+        files = files.filter { seen.contains($0.key) }
+        return served
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import SnippetsCore
+
+extension LanguageServer {
+    /// The paths the library is loaded from: the `libraries` setting (or the default paths), plus the
+    /// `.vscode/*.code-snippets` files of the workspace folders.
+    var libraryPaths: [String] {
+        let configured = (settings.libraries ?? configuration.defaultLibraryPaths).map(Self.expandingTilde)
+        return configured + workspaceFolders.flatMap(configuration.workspaceSnippetFiles)
+    }
+
+    /// The directories (or files) to watch: the configured paths and each workspace folder's `.vscode`.
+    var watchedRoots: [String] {
+        (settings.libraries ?? configuration.defaultLibraryPaths).map(Self.expandingTilde)
+            + workspaceFolders.map { ($0 as NSString).appendingPathComponent(".vscode") }
+    }
+
+    private static func expandingTilde(_ path: String) -> String {
+        (path as NSString).expandingTildeInPath
+    }
+
+    /// Loads the library off the request loop and swaps the new snapshot in when it is ready. Reloads asked for
+    /// while one runs are folded into one more run.
+    func scheduleReload() {
+        guard reloadTask == nil else {
+            reloadRequested = true
+            return
+        }
+        let paths = libraryPaths
+        let loader = configuration.loadLibrary
+        var lastGood = self.lastGood
+        let generation = snapshot.generation + 1
+        reloadTask = Task.detached(priority: .utility) {
+            let loaded = loader(paths)
+            let served = lastGood.serving(loaded)
+            let snapshot = LibrarySnapshot(library: served, index: TokenIndex(library: served), generation: generation)
+            await self.install(snapshot, lastGood: lastGood, loaded: loaded)
+        }
+    }
+
+    private func install(_ newSnapshot: LibrarySnapshot, lastGood: LastGoodFiles, loaded: SnippetLibrary) {
+        snapshot = newSnapshot
+        self.lastGood = lastGood
+        reloadTask = nil
+        var byFile: [String: [LibraryDiagnostic]] = [:]
+        for diagnostic in loaded.diagnostics { byFile[Self.fileKey(diagnostic.uri), default: []].append(diagnostic) }
+        libraryDiagnostics = byFile
+        let library = newSnapshot.library
+        let broken = loaded.files.filter(\.hasErrors).count
+        var summary = "loaded \(library.snippets.count) snippets from \(library.files.count) files"
+        if broken > 0 { summary += "; \(broken) files have errors (their last good snippets stay in service)" }
+        log(summary, toClient: true)
+        for diagnostic in loaded.loaderDiagnostics {
+            log("\(diagnostic.uri): \(diagnostic.message)")
+        }
+        refreshPublishedDiagnostics()
+        for waiter in loadWaiters { waiter.resume() }
+        loadWaiters.removeAll()
+        if reloadRequested {
+            reloadRequested = false
+            scheduleReload()
+        }
+    }
+
+    /// Waits until the next load finishes (tests use it; the protocol never waits on a load).
+    public func waitForNextLoad() async {
+        await withCheckedContinuation { loadWaiters.append($0) }
+    }
+
+    /// Publishes library problems for every open library file, and clears files whose problems are gone.
+    private func refreshPublishedDiagnostics() {
+        for document in documents.documents.values {
+            let key = Self.fileKey(document.uri)
+            let problems = libraryDiagnostics[key] ?? []
+            if !problems.isEmpty || publishedDiagnostics.contains(key) {
+                publish(problems, to: document.uri)
+            }
+        }
+    }
+
+    /// Publishes the library problems of a file the client just opened.
+    func publishDiagnostics(forOpened uri: String) {
+        let problems = libraryDiagnostics[Self.fileKey(uri)] ?? []
+        if !problems.isEmpty { publish(problems, to: uri) }
+    }
+
+    private func publish(_ problems: [LibraryDiagnostic], to uri: String) {
+        let key = Self.fileKey(uri)
+        if problems.isEmpty { publishedDiagnostics.remove(key) } else { publishedDiagnostics.insert(key) }
+        let diagnostics = problems.map { problem in
+            let position = Position(sourcePosition: problem.position, in: positionEncoding)
+            return Diagnostic(
+                range: LSPRange(start: position, end: position),
+                severity: problem.severity == .error ? 1 : problem.severity == .warning ? 2 : 3,
+                code: problem.code, source: Self.serverName, message: problem.message)
+        }
+        sendNotification("textDocument/publishDiagnostics", PublishDiagnosticsParams(uri: uri, diagnostics: diagnostics))
+    }
+
+    /// A file URI reduced to a comparable key (clients and the loader may percent-encode differently).
+    static func fileKey(_ uri: String) -> String {
+        path(ofFileURI: uri).map { ($0 as NSString).standardizingPath } ?? uri
+    }
+
+    /// Watches the library: through the client's file watcher when it can register one, else by a cheap
+    /// periodic check of file sizes and modification times.
+    func startWatching() {
+        watcherTask?.cancel()
+        watcherTask = nil
+        let roots = watchedRoots
+        if client.supportsWatchedFileRegistration {
+            let watchers: [JSONValue] = roots.flatMap { root -> [JSONValue] in
+                var isDirectory: ObjCBool = false
+                let exists = FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory)
+                if exists && !isDirectory.boolValue { return [["globPattern": .string(root)]] }
+                return [["globPattern": .string(root + "/**/*")]]
+            }
+            let registration: JSONValue = [
+                "registrations": [[
+                    "id": "snippets-library-watch",
+                    "method": "workspace/didChangeWatchedFiles",
+                    "registerOptions": ["watchers": .array(watchers)],
+                ]]
+            ]
+            sendRequest("client/registerCapability", registration)
+            return
+        }
+        guard let stamps = configuration.libraryStamps else { return }
+        let interval = configuration.pollInterval
+        watcherTask = Task.detached(priority: .utility) { [weak self] in
+            var last = stamps(roots)
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                if Task.isCancelled { return }
+                let current = stamps(roots)
+                if current != last {
+                    last = current
+                    await self?.scheduleReload()
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import SnippetsCore
+
+extension LanguageServer {
+    /// The server's name in `serverInfo`.
+    static let serverName = "snippets-lsp"
+
+    /// Picks the position encoding: the first of the client's `general.positionEncodings` (its order of
+    /// preference) that the server supports; UTF-16 when the client offers none, as LSP requires.
+    public static func negotiateEncoding(offered: [String]) -> PositionEncoding {
+        offered.lazy.compactMap(PositionEncoding.init(rawValue:)).first ?? .utf16
+    }
+
+    /// `initialize`: reads the client, the workspace and the settings, then starts loading the library.
+    func initialize(_ params: JSONValue?) -> Result<JSONValue, ResponseError> {
+        let initializeParams: InitializeParams
+        do {
+            initializeParams = try (params ?? .object([:])).decode(InitializeParams.self)
+        } catch {
+            return .failure(ResponseError.from(error))
+        }
+        client = ClientCapabilities(raw: initializeParams.capabilities, clientName: initializeParams.clientInfo?.name)
+        positionEncoding = Self.negotiateEncoding(offered: client.positionEncodings)
+        if let folders = initializeParams.workspaceFolders, !folders.isEmpty {
+            workspaceFolders = folders.compactMap { Self.path(ofFileURI: $0.uri) }
+        } else if let root = initializeParams.rootUri.flatMap(Self.path(ofFileURI:)) ?? initializeParams.rootPath {
+            workspaceFolders = [root]
+        }
+        let (newSettings, problems) = settings.applying(initializeParams.initializationOptions)
+        settings = newSettings
+        phase = .running
+
+        var capabilities: [String: JSONValue] = [
+            "positionEncoding": .string(positionEncoding.rawValue),
+            "textDocumentSync": ["openClose": true, "change": 2],
+            "completionProvider": ["resolveProvider": true],
+            "workspace": ["workspaceFolders": ["supported": true]],
+        ]
+        capabilities.merge(registry.contributedCapabilities) { _, contributed in contributed }
+        let result: JSONValue = [
+            "capabilities": .object(capabilities),
+            "serverInfo": ["name": .string(Self.serverName)],
+        ]
+        // The reply goes out first (it is returned); the warnings and the load follow it.
+        Task { self.afterInitialize(problems) }
+        return .success(result)
+    }
+
+    private func afterInitialize(_ problems: [ServerSettings.Problem]) {
+        for problem in problems { showMessage(problem.message, type: 2) }
+        scheduleReload()
+    }
+
+    /// Applies a notification. Before `initialize` only `exit` counts; unknown notifications are ignored.
+    func handleNotification(_ method: String, params: JSONValue?) async {
+        if method == "exit" {
+            exitStatus = phase == .shutDown ? 0 : 1
+            return
+        }
+        guard phase == .running else { return }
+        do {
+            switch method {
+            case "initialized":
+                startWatching()
+            case "textDocument/didOpen":
+                let item = try (params ?? .null).decode(DidOpenTextDocumentParams.self).textDocument
+                documents.open(TextDocument(uri: item.uri, languageID: item.languageId, version: item.version, text: item.text))
+                publishDiagnostics(forOpened: item.uri)
+            case "textDocument/didChange":
+                documents.change(try (params ?? .null).decode(DidChangeTextDocumentParams.self), encoding: positionEncoding)
+            case "textDocument/didClose":
+                documents.close(uri: try (params ?? .null).decode(DidCloseTextDocumentParams.self).textDocument.uri)
+            case "workspace/didChangeConfiguration":
+                changeConfiguration(params?["settings"] ?? .null)
+            case "workspace/didChangeWatchedFiles":
+                scheduleReload()
+            default:
+                break
+            }
+        } catch {
+            log("ignored \(method): \(ResponseError.from(error).message)")
+        }
+    }
+
+    private func changeConfiguration(_ json: JSONValue) {
+        let (newSettings, problems) = settings.applying(json)
+        let librariesChanged = newSettings.libraries != settings.libraries
+        settings = newSettings
+        for problem in problems { showMessage(problem.message, type: 2) }
+        if librariesChanged {
+            startWatching()
+            scheduleReload()
+        }
+    }
+
+    /// The file system path of a `file://` URI (percent-decoded), or nil for other schemes.
+    static func path(ofFileURI uri: String) -> String? {
+        guard let url = URL(string: uri), url.isFileURL else { return nil }
+        return url.path
+    }
+}

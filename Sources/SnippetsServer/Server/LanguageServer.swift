@@ -1,0 +1,220 @@
+import Foundation
+import SnippetsCore
+
+/// The language server: reads messages from a `MessageTransport`, applies them in order, and answers every
+/// request exactly once.
+///
+/// **Invariant:** requests and notifications are applied in arrival order; only `$/cancelRequest` bypasses the
+/// queue (it is acted on as soon as it is read). **Invariant:** every request gets exactly one reply, built in
+/// `reply(to:with:)`; thrown errors become a `ResponseError` through `ResponseError.from`.
+public actor LanguageServer {
+    /// Where the server is in the LSP lifecycle.
+    enum Phase: Sendable {
+        case uninitialized
+        case running
+        case shutDown
+    }
+
+    /// What the reader hands the in-order queue.
+    enum Incoming: Sendable {
+        case message(JSONRPCMessage)
+        case undecodable(JSONRPCMessage.DecodeFailure)
+    }
+
+    let transport: any MessageTransport
+    let configuration: ServerConfiguration
+    let registry: RequestHandlerRegistry
+
+    var phase = Phase.uninitialized
+    var exitStatus: Int32?
+    /// The negotiated encoding: every `Position` in and out counts code units of it.
+    public internal(set) var positionEncoding = PositionEncoding.utf16
+    var client = ClientCapabilities(raw: nil)
+    var settings = ServerSettings()
+    var documents = DocumentStore()
+    var workspaceFolders: [String] = []
+    /// The library in service.
+    public internal(set) var snapshot = LibrarySnapshot.empty
+
+    private var running: [RequestID: Task<Result<JSONValue, ResponseError>, Never>] = [:]
+    private var cancelled: Set<RequestID> = []
+    private var nextOutgoingID = 1
+
+    // Reloading (see LanguageServer+Library.swift).
+    var lastGood = LastGoodFiles()
+    var reloadTask: Task<Void, Never>?
+    var reloadRequested = false
+    var watcherTask: Task<Void, Never>?
+    var publishedDiagnostics: Set<String> = []
+    var libraryDiagnostics: [String: [LibraryDiagnostic]] = [:]
+    var loadWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// A server that will speak over `transport` once `run()` is called.
+    public init(
+        transport: any MessageTransport,
+        configuration: ServerConfiguration,
+        handlers: RequestHandlerRegistry = .standard
+    ) {
+        self.transport = transport
+        self.configuration = configuration
+        self.registry = handlers
+    }
+
+    /// Serves until `exit` or the end of input, and returns the exit status: 0 after `shutdown`, 1 otherwise.
+    public func run() async -> Int32 {
+        let (queue, queueInput) = AsyncStream.makeStream(of: Incoming.self, bufferingPolicy: .unbounded)
+        let reader = Task { await self.read(into: queueInput) }
+        for await item in queue {
+            await process(item)
+            if exitStatus != nil { break }
+        }
+        reader.cancel()
+        watcherTask?.cancel()
+        reloadTask?.cancel()
+        for task in running.values { task.cancel() }
+        transport.close()
+        return exitStatus ?? (phase == .shutDown ? 0 : 1)
+    }
+
+    /// Reads and frames bytes; cancellations are acted on at once, everything else goes to the queue in order.
+    private nonisolated func read(into queue: AsyncStream<Incoming>.Continuation) async {
+        var framer = MessageFramer()
+        for await chunk in transport.incoming {
+            framer.append(chunk)
+            while let event = framer.next() {
+                switch event {
+                case .malformedHeader(let reason):
+                    configuration.logError("snippets-lsp: skipped a malformed message header: \(reason)")
+                case .message(let body):
+                    switch JSONRPCMessage.decode(body) {
+                    case .success(.notification("$/cancelRequest", let params)):
+                        if let id = params?["id"].flatMap(RequestID.init) { await cancel(id) }
+                    case .success(let message):
+                        queue.yield(.message(message))
+                    case .failure(let failure):
+                        queue.yield(.undecodable(failure))
+                    }
+                }
+            }
+        }
+        if !framer.isAtMessageBoundary {
+            configuration.logError("snippets-lsp: input ended in the middle of a message")
+        }
+        queue.finish()
+    }
+
+    /// Applies one message from the queue.
+    private func process(_ item: Incoming) async {
+        switch item {
+        case .undecodable(let failure):
+            send(.response(id: failure.id, result: .failure(failure.error)))
+        case .message(.response(let id, let result)):
+            if case .failure(let error) = result {
+                configuration.logError("snippets-lsp: client answered request \(id?.description ?? "?") with error \(error.code): \(error.message)")
+            }
+        case .message(.notification(let method, let params)):
+            await handleNotification(method, params: params)
+        case .message(.request(let id, let method, let params)):
+            await handleRequest(id: id, method: method, params: params)
+        }
+    }
+
+    private func handleRequest(id: RequestID, method: String, params: JSONValue?) async {
+        if cancelled.remove(id) != nil {
+            return reply(to: id, with: .failure(.requestCancelled))
+        }
+        switch (phase, method) {
+        case (.uninitialized, "initialize"):
+            return reply(to: id, with: initialize(params))
+        case (.uninitialized, _):
+            return reply(to: id, with: .failure(.serverNotInitialized))
+        case (.shutDown, _):
+            return reply(to: id, with: .failure(.invalidRequest("the server is shut down; only 'exit' is accepted")))
+        case (.running, "initialize"):
+            return reply(to: id, with: .failure(.invalidRequest("'initialize' was already received")))
+        case (.running, "shutdown"):
+            phase = .shutDown
+            watcherTask?.cancel()
+            return reply(to: id, with: .success(.null))
+        case (.running, _):
+            break
+        }
+        guard let entry = registry.entry(for: method) else {
+            return reply(to: id, with: .failure(.methodNotFound(method)))
+        }
+        let context = RequestContext(
+            id: id, positionEncoding: positionEncoding, library: snapshot, documents: documents, settings: settings,
+            client: client, workspaceFolders: workspaceFolders, configuration: configuration, server: self)
+        let task = Task { () -> Result<JSONValue, ResponseError> in
+            do {
+                try Task.checkCancellation()
+                let result = try await entry.run(params, context)
+                try Task.checkCancellation()
+                return .success(result)
+            } catch {
+                return .failure(ResponseError.from(error))
+            }
+        }
+        running[id] = task
+        if entry.runsConcurrently {
+            Task { let result = await task.value; self.finish(id, result) }
+        } else {
+            finish(id, await task.value)
+        }
+    }
+
+    private func finish(_ id: RequestID, _ result: Result<JSONValue, ResponseError>) {
+        running[id] = nil
+        let wasCancelled = cancelled.remove(id) != nil
+        reply(to: id, with: wasCancelled ? .failure(.requestCancelled) : result)
+    }
+
+    /// `$/cancelRequest`: stops a running request (it is answered with -32800 when it ends) or marks a queued one
+    /// so it is answered with -32800 without running.
+    private func cancel(_ id: RequestID) {
+        if cancelled.count > 10_000 { cancelled.removeAll() }  // ids of requests already answered; bounded
+        cancelled.insert(id)
+        running[id]?.cancel()
+    }
+
+    /// The one place a reply is written.
+    private func reply(to id: RequestID, with result: Result<JSONValue, ResponseError>) {
+        send(.response(id: id, result: result))
+    }
+
+    func send(_ message: JSONRPCMessage) {
+        transport.send(MessageFramer.frame(message.json.serialized()))
+    }
+
+    /// Sends a notification to the client.
+    func sendNotification<Params: Encodable & Sendable>(_ method: String, _ params: Params) {
+        do {
+            send(.notification(method: method, params: try JSONValue(encoding: params)))
+        } catch {
+            configuration.logError("snippets-lsp: could not encode \(method): \(error)")
+        }
+    }
+
+    /// Sends a request to the client; its reply is only logged if it is an error.
+    func sendRequest<Params: Encodable & Sendable>(_ method: String, _ params: Params) {
+        let id = RequestID.string("snippets-\(nextOutgoingID)")
+        nextOutgoingID += 1
+        do {
+            send(.request(id: id, method: method, params: try JSONValue(encoding: params)))
+        } catch {
+            configuration.logError("snippets-lsp: could not encode \(method): \(error)")
+        }
+    }
+
+    /// Logs to stderr, and with `toClient` also as `window/logMessage`.
+    func log(_ message: String, toClient: Bool = false, type: Int = 3) {
+        configuration.logError("snippets-lsp: " + message)
+        if toClient { sendNotification("window/logMessage", MessageParams(type: type, message: message)) }
+    }
+
+    /// Shows `message` to the user (`window/showMessage`); type 2 is a warning.
+    func showMessage(_ message: String, type: Int) {
+        configuration.logError("snippets-lsp: " + message)
+        sendNotification("window/showMessage", MessageParams(type: type, message: message))
+    }
+}

@@ -1,0 +1,107 @@
+import SnippetsCore
+
+/// A handler for one request method. Write one per file, then add one line to `RequestHandlerRegistry.standard`.
+public protocol RequestHandler: Sendable {
+    /// What the params decode to (`IgnoredParams` for none).
+    associatedtype Params: Decodable & Sendable
+    /// What the reply's `result` encodes from (`NullResult` for `null`).
+    associatedtype Result: Encodable & Sendable
+
+    /// The method name, e.g. `textDocument/completion`.
+    static var method: String { get }
+    /// Whether the request runs beside the in-order queue instead of in it. Set it for slow work (asking a
+    /// model) so that completions behind it don't wait; such a handler sees the state as of its arrival.
+    static var runsConcurrently: Bool { get }
+    /// Members merged into the `capabilities` of the `initialize` reply (e.g. `executeCommandProvider`).
+    static var serverCapabilities: [String: JSONValue] { get }
+
+    /// Answers the request. Throw `ResponseError` for a specific error code; anything else becomes -32603, and
+    /// `CancellationError` (from `context.checkCancellation()`) becomes -32800.
+    static func handle(_ params: Params, context: RequestContext) async throws -> Result
+}
+
+extension RequestHandler {
+    /// In order, by default.
+    public static var runsConcurrently: Bool { false }
+    /// No extra capabilities, by default.
+    public static var serverCapabilities: [String: JSONValue] { [:] }
+}
+
+/// Everything a handler may read, fixed when its request is taken off the queue, plus a way to talk to the client.
+public struct RequestContext: Sendable {
+    /// The request being answered.
+    public let id: RequestID
+    /// The position encoding negotiated at `initialize`; every `Position` in and out uses it.
+    public let positionEncoding: PositionEncoding
+    /// The library and index in service (an immutable snapshot; reloads swap in a new one).
+    public let library: LibrarySnapshot
+    /// The open documents.
+    public let documents: DocumentStore
+    /// The user's settings.
+    public let settings: ServerSettings
+    /// What the client can do.
+    public let client: ClientCapabilities
+    /// Workspace folder paths (from `workspaceFolders`, else `rootUri`).
+    public let workspaceFolders: [String]
+    /// How the server was started (environment, clock, loaders).
+    public let configuration: ServerConfiguration
+    let server: LanguageServer
+
+    /// Throws `CancellationError` once the client has cancelled this request; call it between slow steps.
+    public func checkCancellation() throws { try Task.checkCancellation() }
+
+    /// Sends a notification to the client.
+    public func notify<Params: Encodable & Sendable>(_ method: String, _ params: Params) async {
+        await server.sendNotification(method, params)
+    }
+
+    /// Logs to stderr and, for what the user should see, `window/logMessage` (type 3 info).
+    public func log(_ message: String, toClient: Bool = false) async {
+        await server.log(message, toClient: toClient)
+    }
+}
+
+/// The request handlers the server knows, by method.
+///
+/// To add a request: write `enum MyHandler: RequestHandler` (with `method`, `Params`, `Result`, `handle`) in its
+/// own file, and add `registry.register(MyHandler.self)` to `standard` in `RequestHandlers.swift`. Lifecycle
+/// methods (`initialize`, `shutdown`) and notifications are handled by `LanguageServer` itself.
+public struct RequestHandlerRegistry: Sendable {
+    /// A type-erased handler.
+    struct Entry: Sendable {
+        let runsConcurrently: Bool
+        let capabilities: [String: JSONValue]
+        let run: @Sendable (JSONValue?, RequestContext) async throws -> JSONValue
+    }
+
+    private var entries: [String: Entry] = [:]
+
+    /// An empty registry.
+    public init() {}
+
+    /// Adds (or replaces) the handler for `handler.method`.
+    public mutating func register<Handler: RequestHandler>(_ handler: Handler.Type) {
+        entries[Handler.method] = Entry(
+            runsConcurrently: Handler.runsConcurrently,
+            capabilities: Handler.serverCapabilities
+        ) { params, context in
+            let decoded: Handler.Params
+            do {
+                decoded = try (params ?? .null).decode(Handler.Params.self)
+            } catch {
+                throw ResponseError.from(error)
+            }
+            return try JSONValue(encoding: try await Handler.handle(decoded, context: context))
+        }
+    }
+
+    /// The methods with a handler.
+    public var methods: [String] { entries.keys.sorted() }
+
+    func entry(for method: String) -> Entry? { entries[method] }
+
+    /// Capabilities contributed by the handlers, merged.
+    var contributedCapabilities: [String: JSONValue] {
+        entries.values.reduce(into: [:]) { result, entry in result.merge(entry.capabilities) { _, new in new } }
+    }
+}

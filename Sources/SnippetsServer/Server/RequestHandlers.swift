@@ -1,0 +1,9 @@
+extension RequestHandlerRegistry {
+    /// Every request the server answers besides `initialize` and `shutdown`. Add a handler with one line here.
+    public static var standard: RequestHandlerRegistry {
+        var registry = RequestHandlerRegistry()
+        registry.register(CompletionHandler.self)
+        registry.register(CompletionResolveHandler.self)
+        return registry
+    }
+}

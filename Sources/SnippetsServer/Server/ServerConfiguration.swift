@@ -1,0 +1,94 @@
+import Foundation
+import SnippetsCore
+
+/// A file's size and modification time, to notice edits cheaply.
+public struct FileStamp: Hashable, Sendable {
+    public var size: Int
+    public var modified: Date
+
+    public init(size: Int, modified: Date) {
+        self.size = size
+        self.modified = modified
+    }
+}
+
+/// How the server reaches the world: where the library is by default, how it is loaded and watched, where logs go.
+/// Tests replace the closures with in-memory ones.
+public struct ServerConfiguration: Sendable {
+    /// Library paths used when the `libraries` setting is absent (from `--library`, `SNIPPETS_LIBRARY`, XDG).
+    public var defaultLibraryPaths: [String]
+    /// Loads the library at these paths (files or directories). Called off the request loop.
+    public var loadLibrary: @Sendable ([String]) -> SnippetLibrary
+    /// Stamps of every file under these paths, for the periodic check when the client cannot watch files.
+    /// Nil disables the periodic check.
+    public var libraryStamps: (@Sendable ([String]) -> [String: FileStamp])?
+    /// How often the periodic check runs.
+    public var pollInterval: Duration
+    /// The `.code-snippets` files under a workspace folder's `.vscode` directory.
+    public var workspaceSnippetFiles: @Sendable (String) -> [String]
+    /// Writes one log line to stderr (never stdout).
+    public var logError: @Sendable (String) -> Void
+    /// The clock for date and time variables.
+    public var now: @Sendable () -> Date
+    /// The process environment.
+    public var environment: [String: String]
+
+    public init(
+        defaultLibraryPaths: [String],
+        loadLibrary: @escaping @Sendable ([String]) -> SnippetLibrary,
+        libraryStamps: (@Sendable ([String]) -> [String: FileStamp])? = DiskStamps.stamps(under:),
+        pollInterval: Duration = .seconds(2),
+        workspaceSnippetFiles: @escaping @Sendable (String) -> [String] = DiskStamps.codeSnippetsFiles(inWorkspace:),
+        logError: @escaping @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) },
+        now: @escaping @Sendable () -> Date = { Date() },
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        self.defaultLibraryPaths = defaultLibraryPaths
+        self.loadLibrary = loadLibrary
+        self.libraryStamps = libraryStamps
+        self.pollInterval = pollInterval
+        self.workspaceSnippetFiles = workspaceSnippetFiles
+        self.logError = logError
+        self.now = now
+        self.environment = environment
+    }
+}
+
+/// Reads file stamps from the disk, for the periodic library check.
+public enum DiskStamps {
+    /// Size and modification time of every regular file under `paths` (recursively for directories).
+    @Sendable public static func stamps(under paths: [String]) -> [String: FileStamp] {
+        let manager = FileManager.default
+        var result: [String: FileStamp] = [:]
+        func record(_ path: String) {
+            guard let attributes = try? manager.attributesOfItem(atPath: path),
+                attributes[.type] as? FileAttributeType != .typeDirectory
+            else { return }
+            let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+            let modified = attributes[.modificationDate] as? Date ?? .distantPast
+            result[path] = FileStamp(size: size, modified: modified)
+        }
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+            if isDirectory.boolValue {
+                guard let enumerator = manager.enumerator(atPath: path) else { continue }
+                while let relative = enumerator.nextObject() as? String {
+                    record((path as NSString).appendingPathComponent(relative))
+                }
+            } else {
+                record(path)
+            }
+        }
+        return result
+    }
+
+    /// The `*.code-snippets` files in `<folder>/.vscode`, sorted.
+    @Sendable public static func codeSnippetsFiles(inWorkspace folder: String) -> [String] {
+        let directory = (folder as NSString).appendingPathComponent(".vscode")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { $0.hasSuffix(".code-snippets") }.sorted().map {
+            (directory as NSString).appendingPathComponent($0)
+        }
+    }
+}

@@ -1,0 +1,87 @@
+/// The user's settings, read from `initializationOptions` and `workspace/didChangeConfiguration`.
+///
+/// Names (under `snippets` in editor configs): `libraries` (array of paths), `maxCompletionItems` (positive
+/// integer, default 50), `resolveVariables` (`"auto"` default, `"always"`, `"never"`).
+public struct ServerSettings: Sendable, Hashable {
+    /// Who resolves variables such as `TM_FILENAME` that the server can compute.
+    public enum VariableResolution: String, Sendable, Hashable, CaseIterable {
+        /// The server resolves them unless the client is known to resolve them itself (VS Code).
+        case auto
+        /// The server always resolves them.
+        case always
+        /// The server never resolves them; the client gets `$TM_FILENAME` etc. as written.
+        case never
+    }
+
+    /// Library paths; nil means the default (`--library`, `SNIPPETS_LIBRARY`, `$XDG_CONFIG_HOME/snippets`).
+    public var libraries: [String]?
+    /// The most completion items in one reply; more matches mark the list incomplete.
+    public var maxCompletionItems: Int = ServerSettings.defaultMaxCompletionItems
+    /// Who resolves variables.
+    public var resolveVariables: VariableResolution = .auto
+
+    /// The default for `maxCompletionItems`.
+    public static let defaultMaxCompletionItems = 50
+
+    /// Default settings.
+    public init(libraries: [String]? = nil, maxCompletionItems: Int = defaultMaxCompletionItems, resolveVariables: VariableResolution = .auto) {
+        self.libraries = libraries
+        self.maxCompletionItems = maxCompletionItems
+        self.resolveVariables = resolveVariables
+    }
+
+    /// A setting that could not be used, phrased for the user.
+    public struct Problem: Hashable, Sendable {
+        /// The setting's name, e.g. `maxCompletionItems`.
+        public var name: String
+        /// What was wrong and what is used instead.
+        public var message: String
+    }
+
+    /// These settings with the members of `json` applied. Accepts `{settings: {snippets: {...}}}`,
+    /// `{snippets: {...}}` and a bare object; keys not present keep their current value. An invalid value keeps
+    /// the default and is reported.
+    public func applying(_ json: JSONValue?) -> (settings: ServerSettings, problems: [Problem]) {
+        var object = json
+        if let inner = object?["settings"], inner.objectValue != nil || inner == .null { object = inner }
+        if let inner = object?["snippets"], inner.objectValue != nil { object = inner }
+        guard let members = object?.objectValue else { return (self, []) }
+        var result = self
+        var problems: [Problem] = []
+        if let value = members["libraries"] {
+            if value == .null {
+                result.libraries = nil
+            } else if let array = value.arrayValue, let paths = Optional(array.compactMap(\.stringValue)),
+                paths.count == array.count
+            {
+                result.libraries = paths
+            } else {
+                result.libraries = nil
+                problems.append(Problem(
+                    name: "libraries",
+                    message: "setting 'snippets.libraries' must be an array of paths; using the default library paths"))
+            }
+        }
+        if let value = members["maxCompletionItems"] {
+            if let number = value.intValue, number > 0 {
+                result.maxCompletionItems = number
+            } else {
+                result.maxCompletionItems = Self.defaultMaxCompletionItems
+                problems.append(Problem(
+                    name: "maxCompletionItems",
+                    message: "setting 'snippets.maxCompletionItems' must be a positive whole number; using the default \(Self.defaultMaxCompletionItems)"))
+            }
+        }
+        if let value = members["resolveVariables"] {
+            if let text = value.stringValue, let mode = VariableResolution(rawValue: text) {
+                result.resolveVariables = mode
+            } else {
+                result.resolveVariables = .auto
+                problems.append(Problem(
+                    name: "resolveVariables",
+                    message: "setting 'snippets.resolveVariables' must be \"auto\", \"always\" or \"never\"; using the default \"auto\""))
+            }
+        }
+        return (result, problems)
+    }
+}
