@@ -38,9 +38,9 @@ public struct AskPipeline: Sendable {
     /// The answer to `request`. Never fails for a reason a person should see: every outcome is a status with a reason.
     /// Throws only when the surrounding task is cancelled. An invalid request (see `AskRequest.problem`) is clamped.
     public func answer(
-        _ request: AskRequest, progress: @Sendable (AskStage) -> Void = { _ in }
+        _ request: AskRequest, progress: @Sendable (AskStage) async -> Void = { _ in }
     ) async throws(CancellationError) -> AskResult {
-        let question = String(request.question.prefix(AskRequest.questionLength.upperBound))
+        let question = String(String.UnicodeScalarView(request.question.unicodeScalars.prefix(AskRequest.questionLength.upperBound)))
         let limit = min(max(request.limit, 1), AskRequest.maximumLimit)
 
         if let unusable = LibraryState.result(for: library) { return unusable }
@@ -48,7 +48,7 @@ public struct AskPipeline: Sendable {
         let words = QuestionWord.words(in: question)
         var terms = Self.uniqued(words.flatMap(\.forms))
 
-        progress(.searching)
+        await progress(.searching)
         var modelFault: AskModelError?
         if let model {
             do {
@@ -131,7 +131,7 @@ public struct AskPipeline: Sendable {
             return deterministicResult(status: .answered, reason: nil)
         }
 
-        progress(.askingModel)
+        await progress(.askingModel)
         let request = PickRequest(
             question: question,
             candidates: evidence.map {
@@ -149,7 +149,7 @@ public struct AskPipeline: Sendable {
         }
         try Self.checkCancellation()
 
-        progress(.checking)
+        await progress(.checking)
         let draft: DraftAnswer
         switch reply.status {
         case .answered:

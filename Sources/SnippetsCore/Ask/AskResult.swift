@@ -1,6 +1,6 @@
 /// A question to answer from the library.
 public struct AskRequest: Hashable, Sendable {
-    /// How long a question may be, in characters.
+    /// How long a question may be, in characters (Unicode scalars).
     public static let questionLength = 1...1000
     /// How many candidates retrieval returns when the caller does not say.
     public static let defaultLimit = 8
@@ -21,7 +21,8 @@ public struct AskRequest: Hashable, Sendable {
 
     /// What is wrong with this request, or nil when it can be asked.
     public var problem: String? {
-        let length = question.count
+        // Counted in Unicode scalars, as JSON Schema's maxLength counts.
+        let length = question.unicodeScalars.count
         if question.allSatisfy(\.isWhitespace) { return "question must not be empty" }
         if length > Self.questionLength.upperBound {
             return "question is \(length) characters long; the most is \(Self.questionLength.upperBound)"

@@ -18,33 +18,10 @@ enum AskWords {
         return [token, base]
     }
 
-    /// The plain text of a snippet body: placeholders become their defaults, choices their first option.
+    /// The plain text of a snippet body: placeholders become their defaults, choices their first option,
+    /// variables their defaults (never their values: evidence must not depend on the clock or the clipboard).
     static func plainText(ofBody body: String) -> String {
-        // PENDING(grammar): SnippetBody.parse(body).body.plainText()
-        var result = ""
-        var characters = Array(body)[...]
-        while let character = characters.first {
-            characters = characters.dropFirst()
-            if character == "$", let next = characters.first {
-                if next == "{" {
-                    characters = characters.dropFirst()
-                    while let inner = characters.first, inner.isLetter || inner.isNumber || inner == "_" {
-                        characters = characters.dropFirst()
-                    }
-                    if characters.first == ":" { characters = characters.dropFirst() }
-                    continue
-                }
-                if next.isNumber || next.isLetter {
-                    while let inner = characters.first, inner.isLetter || inner.isNumber || inner == "_" {
-                        characters = characters.dropFirst()
-                    }
-                    continue
-                }
-            }
-            if character == "}" { continue }
-            result.append(character)
-        }
-        return result
+        SnippetBody.parse(body).body.plainText()
     }
 }
 
