@@ -10,7 +10,7 @@ import Testing
 
     @Test func probe() {
         for name in ["friendly-snippets", "vim-snippets", "personal"] {
-            let library = LibraryLoader(fileSystem: DiskFileSystem(), checkBody: nil).load(paths: [Self.corpora + "/" + name])
+            let library = LibraryLoader(fileSystem: DiskFileSystem()).load(paths: [Self.corpora + "/" + name])
             var codes: [String: Int] = [:]
             for d in library.diagnostics { codes[d.severity.rawValue + ":" + d.code, default: 0] += 1 }
             print("PROBE", name, library.snippets.count, library.files.count, codes.sorted { $0.key < $1.key })

@@ -3,7 +3,8 @@
 /// Which files are read (each library path may be a file or a directory):
 /// - a directory holding a `package.json` with `contributes.snippets` is read through it: only the files it names,
 ///   with the languages it gives them; nothing else in that directory tree is read.
-/// - otherwise directories are walked recursively in sorted order, skipping hidden entries (`.git`, …), and these
+/// - otherwise directories are walked recursively (a directory's files in sorted order, then its subdirectories in
+///   sorted order, as SnipMate reads `c.snippets` before `c/*.snippets`), skipping hidden entries (`.git`, …); these
 ///   files are read: `<language>.json` (snippets for that language), `*.code-snippets` (global unless a snippet
 ///   says `scope`), `*.snippets` and `*.snippet` (SnipMate, scope from the path, see `snipMateContext`).
 ///   Files with other extensions (README, LICENSE, …) and `package.json` files without snippets are skipped
@@ -294,11 +295,14 @@ public struct LibraryLoader: Sendable {
                 }
             }
             let inner = ancestors.union([canonical])
+            // Files first, then subdirectories, each in sorted order: SnipMate reads `c.snippets` and `c_*.snippets`
+            // before `c/*.snippets`, and `snippet!` overrides depend on that order.
+            var subdirectories: [String] = []
             for name in names where !name.hasPrefix(".") {
                 let child = LibraryPath.join(path, name)
                 switch fileSystem.item(at: child) {
                 case .directory:
-                    visitDirectory(child, root: root, ancestors: inner)
+                    subdirectories.append(child)
                 case .file(let size):
                     if let context = LibraryLoader.context(forFileAt: child, root: root) {
                         visitFile(child, context: context, size: size)
@@ -309,6 +313,9 @@ public struct LibraryLoader: Sendable {
                     // Listed but gone: a dangling symbolic link or a file removed while walking.
                     report(.warning, "unusable-path", "'\(child)' is listed but cannot be found (a dangling symbolic link?)", path: child)
                 }
+            }
+            for child in subdirectories {
+                visitDirectory(child, root: root, ancestors: inner)
             }
         }
 

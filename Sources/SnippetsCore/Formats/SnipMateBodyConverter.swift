@@ -243,11 +243,29 @@ public enum SnipMateBacktick {
     public static func replacement(for expression: String) -> (text: String, isKnown: Bool) {
         var trimmed = Substring(expression).trimmingSpaces()
         if trimmed.hasPrefix("!v") { trimmed = Substring(trimmed.dropFirst(2)).trimmingSpaces() }
-        let compact = String(trimmed.filter { $0 != " " }).replacingDoubleQuotes()
+        let compact = withoutSpacesOutsideQuotes(trimmed).replacingDoubleQuotes()
         if let text = fixed[compact] { return (text, true) }
         if let text = strftime(compact) { return (text, true) }
         if let text = filename(compact) { return (text, true) }
         return ("", false)
+    }
+
+    /// The expression without the spaces between its tokens (quoted text keeps its spaces), so the table can
+    /// list each expression once however it is spaced.
+    private static func withoutSpacesOutsideQuotes(_ expression: String) -> String {
+        var result = ""
+        var quote: Character?
+        for character in expression {
+            if let open = quote {
+                if character == open { quote = nil }
+            } else if character == "'" || character == "\"" {
+                quote = character
+            } else if character == " " || character == "\t" {
+                continue
+            }
+            result.append(character)
+        }
+        return result
     }
 
     private static let fixed: [String: String] = [

@@ -88,7 +88,7 @@ public struct CompletionBuilder: Sendable {
             isIncomplete = true
         }
 
-        let resolver = resolvesVariables ? variableResolver(table: table, cursor: cursor, prefix: prefix) : nil
+        let resolver = resolvesVariables ? variableResolver(table: table, cursor: cursor) : nil
         let items = candidates.enumerated().compactMap { rank, candidate -> CompletionItem? in
             guard let snippet = library.library.snippet(withID: candidate.hit.snippetID) else { return nil }
             return item(for: snippet, rank: rank, run: candidate.run, prefix: prefix, table: table, resolver: resolver)
@@ -96,13 +96,13 @@ public struct CompletionBuilder: Sendable {
         return CompletionList(isIncomplete: isIncomplete, items: items)
     }
 
-    private func variableResolver(table: LineTable, cursor: Int, prefix: TypedPrefix) -> ServerVariableResolver {
-        let line = table.line(containingUTF8Offset: cursor)
-        let wordStart = prefix.wordRun?.utf8Range.lowerBound ?? cursor
-        return ServerVariableResolver(
-            documentURI: document.uri, languageID: document.languageID, workspaceFolders: workspaceFolders,
-            currentLine: String(table.content(ofLine: line)), lineIndex: line,
-            currentWord: String(table.slice(wordStart..<prefix.wordEndAfterCursor)), now: now)
+    private func variableResolver(table: LineTable, cursor: Int) -> SnippetVariableContext {
+        let position = table.position(ofUTF8Offset: cursor)
+        return SnippetVariableContext(
+            filePath: SnippetVariableContext.filePath(fromDocumentURI: document.uri),
+            workspaceFolders: workspaceFolders, lineText: String(table.content(ofLine: position.line)),
+            lineIndex: position.line, cursorUTF16Column: position.utf16Column, languageID: document.languageID,
+            date: now)
     }
 
     /// The trigger to show for `snippet` when `typed` was typed: an exact match, else one that starts with it,
@@ -118,7 +118,7 @@ public struct CompletionBuilder: Sendable {
 
     private func item(
         for snippet: Snippet, rank: Int, run: TypedPrefix.Run, prefix: TypedPrefix, table: LineTable,
-        resolver: ServerVariableResolver?
+        resolver: SnippetVariableContext?
     ) -> CompletionItem {
         let trigger = Self.bestTrigger(of: snippet, typed: run.text)
         let label = trigger ?? snippet.title

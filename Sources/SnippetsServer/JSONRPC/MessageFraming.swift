@@ -31,7 +31,7 @@ public struct MessageFramer: Sendable {
         guard let headerEnd = headerTerminator(in: bytes) else { return .incomplete }
         let headerText = String(decoding: bytes[bytes.startIndex..<headerEnd.lowerBound], as: UTF8.self)
         var length: Int?
-        for line in headerText.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\r" || $0 == "\n" }) {
+        for line in headerText.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline) {
             guard let colon = line.firstIndex(of: ":") else {
                 return .malformedHeader(
                     reason: "header line without a colon: \(line.prefix(80))",

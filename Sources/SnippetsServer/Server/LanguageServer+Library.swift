@@ -54,17 +54,10 @@ extension LanguageServer {
             log("\(diagnostic.uri): \(diagnostic.message)")
         }
         refreshPublishedDiagnostics()
-        for waiter in loadWaiters { waiter.resume() }
-        loadWaiters.removeAll()
         if reloadRequested {
             reloadRequested = false
             scheduleReload()
         }
-    }
-
-    /// Waits until the next load finishes (tests use it; the protocol never waits on a load).
-    public func waitForNextLoad() async {
-        await withCheckedContinuation { loadWaiters.append($0) }
     }
 
     /// Publishes library problems for every open library file, and clears files whose problems are gone.

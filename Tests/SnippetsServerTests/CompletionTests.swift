@@ -1,0 +1,193 @@
+import Foundation
+import SnippetsCore
+import Testing
+
+@testable import SnippetsServer
+
+private let snippetCapabilities: JSONValue = ["textDocument": ["completion": ["completionItem": ["snippetSupport": true]]]]
+
+private func capabilities(snippets: Bool = true, insertReplace: Bool = false, encodings: [String] = []) -> JSONValue {
+    var capabilities: [String: JSONValue] = [
+        "textDocument": ["completion": ["completionItem": ["snippetSupport": .bool(snippets), "insertReplaceSupport": .bool(insertReplace)]]]
+    ]
+    if !encodings.isEmpty { capabilities["general"] = ["positionEncodings": .array(encodings.map { .string($0) })] }
+    return .object(capabilities)
+}
+
+private let library = TestLibrary([
+    makeFile([
+        makeSnippet("For loop", triggers: ["for"], body: "for ${1:item} in ${2:items} {\n\t$0\n}", scopes: ["swift"], description: "Loops over a sequence.", line: 4),
+        makeSnippet("Python for", triggers: ["for"], body: "for ${1:x} in ${2:xs}:\n\t$0", scopes: ["python"]),
+        makeSnippet("Todo comment", triggers: ["todo"], body: "// TODO: $1"),
+        makeSnippet("Print debug value", triggers: ["pd"], body: "print(\"debug\", $1)", scopes: ["swift"]),
+        makeSnippet("Doc comment", triggers: ["///"], body: "/// ${1:Summary}", scopes: ["swift"]),
+        makeSnippet("Function", triggers: ["fn", "func"], body: "func ${1:name}() {\n\t$0\n}", scopes: ["swift"]),
+        makeSnippet("Greeting", triggers: ["привет"], body: "Привет, ${1:мир}!"),
+        makeSnippet("Shebang", triggers: [], body: "#!/usr/bin/env swift", scopes: ["swift"]),
+    ]),
+])
+
+/// Completions as the editor shows and inserts them.
+struct CompletionTests {
+    @Test func offersTheLanguagesSnippetForTheTypedTrigger() async throws {
+        let client = TestClient(library: library)
+        try await client.initialize(capabilities: snippetCapabilities)
+        client.open("file:///w/a.swift", language: "swift", text: "    fo")
+        let list = try await client.complete("file:///w/a.swift", line: 0, character: 6)
+        let item = try #require(list.items.first)
+        #expect(item.label == "for")
+        #expect(item.detail == "For loop")
+        #expect(item.kind == 15)
+        #expect(item.insertTextFormat == 2)
+        #expect(item.sortText == "00000")
+        #expect(item.filterText == "for")
+        #expect(item.textEdit == .textEdit(TextEdit(
+            range: LSPRange(start: Position(line: 0, character: 4), end: Position(line: 0, character: 6)),
+            newText: "for ${1:item} in ${2:items} {\n\t$0\n\\}")))
+        // The Python snippet with the same trigger is not offered in a Swift file.
+        #expect(!list.items.contains { $0.detail == "Python for" })
+        #expect(!list.isIncomplete)
+    }
+
+    @Test func plainTextWhenTheClientHasNoSnippetSupport() async throws {
+        let client = TestClient(library: library)
+        try await client.initialize(capabilities: capabilities(snippets: false))
+        client.open("file:///w/a.swift", language: "swift", text: "for")
+        let item = try #require(try await client.complete("file:///w/a.swift", line: 0, character: 3).items.first)
+        #expect(item.insertTextFormat == 1)
+        if case .textEdit(let edit) = item.textEdit {
+            #expect(edit.newText == "for item in items {\n\t\n}")
+        } else {
+            Issue.record("expected a plain TextEdit, got \(String(describing: item.textEdit))")
+        }
+    }
+
+    @Test func insertReplaceEditWhenDeclaredReplacesTheWholeWord() async throws {
+        let client = TestClient(library: library)
+        try await client.initialize(capabilities: capabilities(insertReplace: true))
+        client.open("file:///w/a.swift", language: "swift", text: "x fo😀rest")
+        // Cursor after "fo": inserting replaces "fo", replacing also eats "rest"? No: the emoji stops the word.
+        let list = try await client.complete("file:///w/a.swift", line: 0, character: 4)
+        let item = try #require(list.items.first { $0.label == "for" })
+        guard case .insertReplace(let edit) = item.textEdit else {
+            Issue.record("expected an InsertReplaceEdit")
+            return
+        }
+        #expect(edit.insert == LSPRange(start: Position(line: 0, character: 2), end: Position(line: 0, character: 4)))
+        #expect(edit.replace == LSPRange(start: Position(line: 0, character: 2), end: Position(line: 0, character: 4)))
+
+        client.open("file:///w/b.swift", language: "swift", text: "forxyz")
+        let second = try await client.complete("file:///w/b.swift", line: 0, character: 2)
+        guard case .insertReplace(let wordEdit) = try #require(second.items.first { $0.label == "for" }).textEdit else {
+            Issue.record("expected an InsertReplaceEdit")
+            return
+        }
+        #expect(wordEdit.insert.end == Position(line: 0, character: 2))
+        #expect(wordEdit.replace.end == Position(line: 0, character: 6))
+    }
+
+    @Test(arguments: ["utf-16", "utf-8", "utf-32"])
+    func rangesOnNonASCIILinesCountTheNegotiatedUnits(encodingName: String) async throws {
+        let encoding = try #require(PositionEncoding(rawValue: encodingName))
+        let client = TestClient(library: library)
+        try await client.initialize(capabilities: capabilities(encodings: [encodingName]))
+        let before = "😀 Привет 漢字 e\u{301} "
+        client.open("file:///w/a.swift", language: "swift", text: "line one\n" + before + "при")
+        let start = encoding.length(of: before)
+        let end = start + encoding.length(of: "при")
+        let list = try await client.complete("file:///w/a.swift", line: 1, character: end)
+        let item = try #require(list.items.first { $0.label == "привет" })
+        guard case .textEdit(let edit) = item.textEdit else {
+            Issue.record("expected a TextEdit")
+            return
+        }
+        #expect(edit.range == LSPRange(start: Position(line: 1, character: start), end: Position(line: 1, character: end)))
+    }
+
+    @Test func nonWordTriggersUseTheWholeRunBeforeTheCursor() async throws {
+        let client = TestClient(library: library)
+        try await client.initialize(capabilities: snippetCapabilities)
+        client.open("file:///w/a.swift", language: "swift", text: "    ///")
+        let item = try #require(try await client.complete("file:///w/a.swift", line: 0, character: 7).items.first)
+        #expect(item.label == "///")
+        guard case .textEdit(let edit) = item.textEdit else {
+            Issue.record("expected a TextEdit")
+            return
+        }
+        #expect(edit.range == LSPRange(start: Position(line: 0, character: 4), end: Position(line: 0, character: 7)))
+    }
+
+    @Test func titleMatchesKeepTheTypedTextInFilterText() async throws {
+        let client = TestClient(library: library)
+        try await client.initialize(capabilities: snippetCapabilities)
+        client.open("file:///w/a.swift", language: "swift", text: "debug")
+        let item = try #require(try await client.complete("file:///w/a.swift", line: 0, character: 5).items.first { $0.label == "pd" })
+        #expect(item.filterText == "debug pd")
+        #expect(item.detail == "Print debug value")
+    }
+
+    @Test func severalTriggersShowTheBestMatchingOneAndNoTriggerShowsTheTitle() async throws {
+        let client = TestClient(library: library)
+        try await client.initialize(capabilities: snippetCapabilities)
+        client.open("file:///w/a.swift", language: "swift", text: "fun\nshebang")
+        let functions = try await client.complete("file:///w/a.swift", line: 0, character: 3).items
+        #expect(functions.filter { $0.detail == "Function" }.map(\.label) == ["func"])
+        let titled = try await client.complete("file:///w/a.swift", line: 1, character: 7).items
+        #expect(titled.contains { $0.label == "Shebang" })
+    }
+
+    @Test func listIsCutAtTheConfiguredMaximumAndMarkedIncomplete() async throws {
+        let many = TestLibrary([makeFile((1...5).map { makeSnippet("Log \($0)", triggers: ["log\($0)"], body: "log(\($0))") })])
+        let client = TestClient(library: many)
+        try await client.initialize(capabilities: snippetCapabilities, options: ["maxCompletionItems": 3])
+        client.open("file:///w/a.txt", language: "plaintext", text: "log")
+        let cut = try await client.complete("file:///w/a.txt", line: 0, character: 3)
+        #expect(cut.items.count == 3)
+        #expect(cut.isIncomplete)
+        #expect(cut.items.map(\.sortText) == ["00000", "00001", "00002"])
+
+        client.notify("workspace/didChangeConfiguration", ["settings": ["snippets": ["maxCompletionItems": 10]]])
+        let whole = try await client.complete("file:///w/a.txt", line: 0, character: 3)
+        #expect(whole.items.count == 5)
+        #expect(!whole.isIncomplete)
+    }
+
+    @Test func resolveAddsPreviewDescriptionAndSourceLine() async throws {
+        let client = TestClient(library: library)
+        try await client.initialize(capabilities: snippetCapabilities)
+        client.open("file:///w/a.swift", language: "swift", text: "for")
+        let item = try #require(try await client.complete("file:///w/a.swift", line: 0, character: 3).items.first)
+        #expect(item.documentation == nil)
+        let resolved = try await client.result("completionItem/resolve", try JSONValue(encoding: item)).decode(CompletionItem.self)
+        let markdown = try #require(resolved.documentation)
+        #expect(markdown.kind == "markdown")
+        #expect(markdown.value.contains("```swift"))
+        #expect(markdown.value.contains("for item in items {"))
+        #expect(markdown.value.contains("Loops over a sequence."))
+        #expect(markdown.value.contains("/lib/test.code-snippets:5"))
+    }
+
+    private static let variableLibrary = TestLibrary([
+        makeFile([makeSnippet("Header", triggers: ["hdr"], body: "$LINE_COMMENT $TM_FILENAME:$TM_LINE_NUMBER ${1:x} $CURRENT_YEAR")])
+    ])
+
+    @Test(arguments: [
+        ("helix", nil, "# a.py:2 ${1:x} 2023"),
+        ("Neovim", nil, "# a.py:2 ${1:x} 2023"),
+        ("Visual Studio Code", nil, "$LINE_COMMENT $TM_FILENAME:$TM_LINE_NUMBER ${1:x} $CURRENT_YEAR"),
+        ("helix", "never", "$LINE_COMMENT $TM_FILENAME:$TM_LINE_NUMBER ${1:x} $CURRENT_YEAR"),
+        ("Visual Studio Code", "always", "# a.py:2 ${1:x} 2023"),
+    ] as [(String, String?, String)])
+    func variablesAreResolvedOnTheServerForClientsThatCannot(client name: String, setting: String?, expected: String) async throws {
+        let client = TestClient(library: Self.variableLibrary)
+        let options: JSONValue? = setting.map { ["resolveVariables": .string($0)] }
+        try await client.initialize(capabilities: snippetCapabilities, clientName: name, options: options)
+        client.open("file:///w/a.py", language: "python", text: "import os\nhdr")
+        let item = try #require(try await client.complete("file:///w/a.py", line: 1, character: 3).items.first)
+        guard case .textEdit(let edit) = item.textEdit else {
+            Issue.record("expected a TextEdit")
+            return
+        }
+        #expect(edit.newText == expected)
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import SnippetsCore
+import Testing
+
+@testable import SnippetsServer
+
+/// A request that runs until it is cancelled, to test `$/cancelRequest`.
+enum SlowTestHandler: RequestHandler {
+    static let method = "test/slow"
+    static func handle(_ params: IgnoredParams, context: RequestContext) async throws -> String {
+        try await Task.sleep(for: .seconds(60))
+        return "finished"
+    }
+}
+
+/// A request that fails with a plain Swift error, to test the one place errors become replies.
+enum FailingTestHandler: RequestHandler {
+    struct Failure: Error {}
+    static let method = "test/fail"
+    static func handle(_ params: IgnoredParams, context: RequestContext) async throws -> String { throw Failure() }
+}
+
+private var testRegistry: RequestHandlerRegistry {
+    var registry = RequestHandlerRegistry.standard
+    registry.register(SlowTestHandler.self)
+    registry.register(FailingTestHandler.self)
+    return registry
+}
+
+/// JSON-RPC and lifecycle rules, over the in-memory transport.
+struct ProtocolTests {
+    @Test func invalidJSONGetsParseErrorWithNullID() async throws {
+        let client = TestClient()
+        client.sendRaw(MessageFramer.frame(Array("{not json".utf8)))
+        let message = await client.inbox.next(timeout: .seconds(10)) { if case .response = $0 { true } else { false } }
+        #expect(message == .response(id: nil, result: .failure(.parseError("message is not valid JSON"))))
+    }
+
+    @Test func requestBeforeInitializeGetsServerNotInitialized() async throws {
+        let client = TestClient()
+        #expect(errorCode(await client.request("textDocument/completion", [:])) == -32002)
+        // ... and the server still initializes afterwards.
+        try await client.initialize()
+    }
+
+    @Test func unknownMethodGetsMethodNotFoundAndUnknownNotificationsAreIgnored() async throws {
+        let client = TestClient()
+        try await client.initialize()
+        client.notify("custom/whatever", ["x": 1])
+        #expect(errorCode(await client.request("custom/unknown", [:])) == -32601)
+    }
+
+    @Test func thrownErrorsBecomeInternalErrorAndBadParamsInvalidParams() async throws {
+        let client = TestClient(handlers: testRegistry)
+        try await client.initialize()
+        #expect(errorCode(await client.request("test/fail")) == -32603)
+        #expect(errorCode(await client.request("textDocument/completion", ["textDocument": 3])) == -32602)
+    }
+
+    @Test func everyRequestGetsExactlyOneReplyInOrder() async throws {
+        let client = TestClient(library: TestLibrary([makeFile([makeSnippet("For loop", triggers: ["for"], body: "for $1 {}")])]))
+        try await client.initialize()
+        client.open("file:///a.swift", language: "swift", text: "fo")
+        let ids = (0..<20).map { index in
+            client.sendRequest(index % 3 == 0 ? "nope/\(index)" : "textDocument/completion",
+                ["textDocument": ["uri": "file:///a.swift"], "position": ["line": 0, "character": 2]])
+        }
+        var order: [Int] = []
+        for _ in ids {
+            let message = await client.inbox.next(timeout: .seconds(10)) { if case .response = $0 { true } else { false } }
+            if case .response(.number(let id), _) = message { order.append(id) }
+        }
+        #expect(order == ids)
+        try await Task.sleep(for: .milliseconds(200))
+        let extra = await client.inbox.unclaimed().filter { if case .response = $0 { true } else { false } }
+        #expect(extra.isEmpty)
+    }
+
+    @Test func cancelledRunningRequestAnswersRequestCancelledAndStops() async throws {
+        let client = TestClient(handlers: testRegistry)
+        try await client.initialize()
+        let slow = client.sendRequest("test/slow")
+        let queued = client.sendRequest("test/fail")
+        try await Task.sleep(for: .milliseconds(100))
+        client.notify("$/cancelRequest", ["id": .int(queued)])
+        client.notify("$/cancelRequest", ["id": .int(slow)])
+        // The slow request would take 60 s; cancelling it answers at once.
+        #expect(errorCode(await client.response(to: slow, timeout: .seconds(5))) == -32800)
+        // A request cancelled while still queued is answered -32800 without running (it would have given -32603).
+        #expect(errorCode(await client.response(to: queued, timeout: .seconds(5))) == -32800)
+        #expect(try await client.shutdownAndExit() == 0)
+    }
+
+    @Test func exitAfterShutdownIsZeroAndRequestsAfterShutdownAreInvalid() async throws {
+        let client = TestClient()
+        try await client.initialize()
+        _ = try await client.result("shutdown")
+        #expect(errorCode(await client.request("textDocument/completion", [:])) == -32600)
+        client.notify("exit")
+        #expect(await client.exitStatus() == 0)
+    }
+
+    @Test func exitWithoutShutdownIsOne() async throws {
+        let client = TestClient()
+        try await client.initialize()
+        client.notify("exit")
+        #expect(await client.exitStatus() == 1)
+    }
+
+    @Test func endOfInputWithoutExitIsOne() async throws {
+        let client = TestClient()
+        try await client.initialize()
+        client.closeInput()
+        #expect(await client.exitStatus() == 1)
+    }
+
+    @Test func secondInitializeIsInvalidRequest() async throws {
+        let client = TestClient()
+        try await client.initialize()
+        #expect(errorCode(await client.request("initialize", ["capabilities": [:]])) == -32600)
+    }
+
+    @Test(arguments: [
+        ([String](), "utf-16"),
+        (["utf-16"], "utf-16"),
+        (["utf-8", "utf-16"], "utf-8"),
+        (["utf-32"], "utf-32"),
+        (["latin-1", "utf-32", "utf-8"], "utf-32"),
+    ])
+    func positionEncodingIsNegotiated(offered: [String], expected: String) async throws {
+        let client = TestClient()
+        let capabilities: JSONValue = offered.isEmpty ? [:] : ["general": ["positionEncodings": .array(offered.map { .string($0) })]]
+        let result = try await client.initialize(capabilities: capabilities)
+        #expect(result["capabilities"]?["positionEncoding"] == .string(expected))
+        #expect(await client.server.positionEncoding.rawValue == expected)
+    }
+
+    @Test func initializeAdvertisesCompletionAndIncrementalSync() async throws {
+        let client = TestClient()
+        let result = try await client.initialize()
+        #expect(result["capabilities"]?["completionProvider"]?["resolveProvider"] == true)
+        #expect(result["capabilities"]?["textDocumentSync"]?["change"] == 2)
+        #expect(result["serverInfo"]?["name"] == "snippets-lsp")
+    }
+
+    @Test func serveHelpAndBadOptions() async {
+        let output = CapturedOutput()
+        #expect(await CommandLineTool.run(arguments: ["serve", "--help"], environment: [:], output: output.output) == 0)
+        #expect(output.standardOutput.contains("--library PATH"))
+        #expect(await CommandLineTool.run(arguments: ["serve", "--bogus"], environment: [:], output: output.output) == 2)
+        #expect(output.standardError.contains("unknown option '--bogus'"))
+    }
+
+    @Test func defaultLibraryPathsFollowFlagsThenEnvironmentThenXDG() {
+        #expect(ServeCommand.defaultLibraryPaths(flags: ["/a"], environment: ["SNIPPETS_LIBRARY": "/b"]) == ["/a"])
+        #expect(ServeCommand.defaultLibraryPaths(flags: [], environment: ["SNIPPETS_LIBRARY": "/b:/c"]) == ["/b", "/c"])
+        #expect(ServeCommand.defaultLibraryPaths(flags: [], environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"]) == ["/x/snippets"])
+        #expect(ServeCommand.defaultLibraryPaths(flags: [], environment: ["HOME": "/h"]) == ["/h/.config/snippets"])
+    }
+}
+
+/// Captures a command's output streams.
+final class CapturedOutput: Sendable {
+    private let lock = NSLock()
+    nonisolated(unsafe) private var out = ""
+    nonisolated(unsafe) private var err = ""
+    var standardOutput: String { lock.withLock { out } }
+    var standardError: String { lock.withLock { err } }
+    var output: CommandOutput {
+        CommandOutput(
+            standardOutput: { text in self.lock.withLock { self.out += text } },
+            standardError: { text in self.lock.withLock { self.err += text } })
+    }
+}
