@@ -140,10 +140,14 @@ public struct AskEvaluation: Sendable {
             if let snippet { citedSnippets.append(snippet) }
         }
 
-        let invented = titleLikeSpans(in: answer).filter { span in !titles.contains(span) && !titles.contains { $0.contains(span) } }
         let evidence = citedSnippets.flatMap { snippet in
             [snippet.title, snippet.description ?? "", snippet.body, SnippetBody.parse(snippet.body).body.plainText()] + snippet.triggers
         } + [probe.question]
+        // A quoted span must be a title; a capitalised run must be part of a title or of what is cited.
+        var invented = quotedSpans(in: answer).filter { !titles.contains($0) }
+        invented += capitalisedRuns(in: answer).filter { run in
+            !invented.contains(run) && !titles.contains { $0.contains(run) } && !evidence.contains { $0.contains(run) }
+        }
         let unsupported = numbers(in: answer).filter { number in !evidence.contains { contains(number, in: $0) } }
         let leaks = (probe.forbid ?? []).filter { answer.localizedCaseInsensitiveContains($0) }
 
@@ -157,15 +161,25 @@ public struct AskEvaluation: Sendable {
             replaced: wire.reason?.code == AskReasonCode.auditFailed.rawValue)
     }
 
-    /// Quoted strings (straight or curly double quotes) and runs of two or more Capitalised words.
-    static func titleLikeSpans(in text: String) -> [String] {
-        let patterns = [#""([^"]+)""#, #"“([^”]+)”"#, #"\b(\p{Lu}[\p{L}\d]*(?:[ \-]\p{Lu}[\p{L}\d]*)+)\b"#]
+    /// Text in straight or curly double quotes.
+    static func quotedSpans(in text: String) -> [String] {
+        matches(of: [#""([^"]+)""#, #"“([^”]+)”"#], in: text)
+    }
+
+    /// Runs of two or more Capitalised words: how a title reads when it is named without quotes.
+    static func capitalisedRuns(in text: String) -> [String] {
+        matches(of: [#"\b(\p{Lu}[\p{L}\d]*(?:[ \-]\p{Lu}[\p{L}\d]*)+)\b"#], in: text)
+    }
+
+    private static func matches(of patterns: [String], in text: String) -> [String] {
         var spans: [String] = []
         let whole = NSRange(text.startIndex..., in: text)
         for pattern in patterns {
             let expression = try! NSRegularExpression(pattern: pattern)
             for match in expression.matches(in: text, range: whole) {
-                if let range = Range(match.range(at: 1), in: text) { spans.append(String(text[range])) }
+                if let range = Range(match.range(at: 1), in: text), !spans.contains(String(text[range])) {
+                    spans.append(String(text[range]))
+                }
             }
         }
         return spans
