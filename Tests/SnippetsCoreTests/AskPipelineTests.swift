@@ -132,3 +132,12 @@ import Testing
         #expect(request.responseSchema.contains(request.candidates[0].id))
     }
 }
+
+@Suite struct AskQuestionWordTests {
+    @Test func compoundsAreSearchedButWeighedOnce() {
+        let words = QuestionWord.words(in: "which auto-reply for parseHTTPResponse?")
+        #expect(words.map(\.word) == ["auto", "reply", "auto-reply", "parse", "http", "response", "parsehttpresponse"])
+        #expect(words.filter(\.isCompound).map(\.word) == ["auto-reply", "parsehttpresponse"])
+        #expect(QuestionWord.words(in: "what's my pay?").map(\.isCompound) == [false])
+    }
+}

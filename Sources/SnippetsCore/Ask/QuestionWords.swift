@@ -7,22 +7,42 @@ public struct QuestionWord: Hashable, Sendable {
     /// The stem it matches by (`invoices` → `invoic`): a key, not a word to show.
     public var stem: String
 
-    public init(word: String, forms: [String], stem: String) {
+    public init(word: String, forms: [String], stem: String, isCompound: Bool = false) {
         self.word = word
         self.forms = forms
         self.stem = stem
+        self.isCompound = isCompound
     }
+
+    /// Whether `tokens[position]`, without `-` and `_`, is the concatenation of two or more tokens just before it.
+    static func isWhole(at position: Int, in tokens: [String]) -> Bool {
+        let joined = String(tokens[position].filter { $0 != "-" && $0 != "_" })
+        var parts = ""
+        var count = 0
+        for previous in tokens[..<position].reversed() {
+            parts = previous + parts
+            count += 1
+            if parts.count > joined.count { return false }
+            if parts == joined { return count >= 2 }
+        }
+        return false
+    }
+
+    /// Whether the whole-word token of a compound (`auto-reply`, `parsehttpresponse`), which the tokenizer emits
+    /// after its parts: searched, but not weighed again on top of its parts.
+    public var isCompound: Bool
 
     /// The content words of `question`: tokens in order, stop words and question-generic words dropped,
     /// duplicates (by stem) dropped.
     public static func words(in question: String) -> [QuestionWord] {
         var seen: Set<String> = []
         var result: [QuestionWord] = []
-        for token in AskWords.tokens(in: question) where !isIgnorable(token) {
+        let tokens = AskWords.tokens(in: question)
+        for (position, token) in tokens.enumerated() where !isIgnorable(token) {
             let forms = AskWords.searchForms(of: token)
             let stem = AskWords.stem(token)
             guard seen.insert(stem).inserted, let barest = forms.last, !isIgnorable(barest) else { continue }
-            result.append(QuestionWord(word: token, forms: forms, stem: stem))
+            result.append(QuestionWord(word: token, forms: forms, stem: stem, isCompound: isWhole(at: position, in: tokens)))
         }
         return result
     }
