@@ -104,6 +104,11 @@ import Testing
             scopes: ["Swift guard let": ["swift"], "Python main guard": ["python"]])
         let result = try await ask("guard", library: library, language: "python")
         #expect(result.candidates.map(\.title) == ["Python main guard"])
+        // Naming a language of the library scopes the question the same way.
+        let named = try await ask("an early exit guard in swift", library: library)
+        #expect(named.candidates.map(\.title) == ["Swift guard let"])
+        #expect(!named.searchTerms.contains("swift"))
+        #expect(named.citations.map(\.title) == ["Swift guard let"])
     }
 
     @Test func modelWordsAreAddedNeverInstead() async throws {

@@ -45,7 +45,18 @@ public struct AskPipeline: Sendable {
 
         if let unusable = LibraryState.result(for: library) { return unusable }
 
-        let words = QuestionWord.words(in: question)
+        var words = QuestionWord.words(in: question)
+        // A question that names one of the library's languages ("a for loop in python") is scoped to it, as if
+        // asked from such a document; the language's name is then a scope, not a word to search for.
+        var language = request.language
+        if language == nil {
+            let scopes = Set(library.snippets.lazy.flatMap(\.scopes).map { $0.lowercased() })
+            let named = Set(words.map(\.word).filter(scopes.contains))
+            if named.count == 1, let scope = named.first, words.count > 1 {
+                language = scope
+                words.removeAll { $0.word == scope }
+            }
+        }
         var terms = Self.uniqued(words.flatMap(\.forms))
 
         await progress(.searching)
@@ -70,10 +81,10 @@ public struct AskPipeline: Sendable {
         }
 
         // Retrieval: real snippets only, each looked up again by its identifier on the way out.
-        let hits = index.search(terms: terms, language: request.language, limit: limit).hits
+        let hits = index.search(terms: terms, language: language, limit: limit).hits
         let candidates = hits.compactMap { hit -> Snippet? in
             guard let snippet = library.snippet(withID: hit.snippetID),
-                library.applies(snippet, toLanguage: request.language)
+                library.applies(snippet, toLanguage: language)
             else { return nil }
             return snippet
         }
@@ -97,12 +108,13 @@ public struct AskPipeline: Sendable {
         }
 
         // The deterministic pick: the answer when there is no model, and the replacement whenever the model fails.
-        let snippetCount = library.snippets.lazy.filter { library.applies($0, toLanguage: request.language) }.count
+        let inScope = library.snippets.filter { library.applies($0, toLanguage: language) }
         let weighed = words.filter { !$0.isCompound }
         let weights = weighed.map { word in
-            CandidatePicker.weight(
-                documentFrequency: index.search(terms: word.forms, language: request.language, limit: 1).totalMatches,
-                snippetCount: snippetCount)
+            // Snippets that contain the word, plus those scoped to a language of that name (see `SnippetEvidence.stems`).
+            let scoped = inScope.lazy.filter { $0.scopes.contains(word.word) || $0.scopes.contains(word.stem) }.count
+            let containing = index.search(terms: word.forms, language: language, limit: 1).totalMatches
+            return CandidatePicker.weight(documentFrequency: min(containing + scoped, inScope.count), snippetCount: inScope.count)
         }
         let supports = picker.supports(for: weighed, weights: weights, candidates: evidence)
         let picked = picker.picks(from: supports).compactMap { id in candidates.first { $0.id == id } }

@@ -53,6 +53,12 @@ struct SnippetEvidence: Sendable {
         ([snippet.title, snippet.description ?? ""] + snippet.triggers + trustedBodySentences).joined(separator: "\n")
     }
 
+    /// The stems a snippet is about: those of its trusted text, plus its language scopes (a `python` snippet is
+    /// about Python even when its text never says so).
+    var stems: Set<String> {
+        Set(AskWords.tokens(in: trustedText).map(AskWords.stem)).union(snippet.scopes.map { $0.lowercased() })
+    }
+
     /// The body as the model is shown it: instruction-like sentences replaced by a marker.
     var excerptForModel: String {
         guard !instructionSentences.isEmpty else { return plainBody }
@@ -61,8 +67,4 @@ struct SnippetEvidence: Sendable {
         }.joined(separator: "\n")
     }
 
-    /// The stems of every token of the trusted text.
-    var stems: Set<String> {
-        Set(AskWords.tokens(in: trustedText).map(AskWords.stem))
-    }
 }
