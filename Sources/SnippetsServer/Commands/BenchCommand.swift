@@ -1,11 +1,147 @@
-/// `snippets-lsp bench` (placeholder until its issue's work lands).
+import Foundation
+import SnippetsCore
+
+/// `snippets-lsp bench`: loads and indexes libraries, runs searches, and prints timings and peak memory.
 public enum BenchCommand: SnippetsCommand {
     public static let name = "bench"
-    public static let summary = "(not yet available)"
-    public static let help = "Usage: snippets-lsp bench"
+    public static let summary = "Time loading, indexing and searching a library"
+    public static let help = """
+        Usage: snippets-lsp bench [--library PATH]... [--searches N]
+
+        Loads and indexes the libraries, then runs N searches (default 1000) drawn deterministically from the
+        library's own triggers (prefixes of them, as typed) and title words, and prints load and index time,
+        snippet count, peak resident memory and search latency percentiles. Build with
+        `swift build -c release` first: debug builds are many times slower.
+
+        Options:
+          --library PATH   A snippet file or folder (repeatable). Default: the corpora under
+                           ../shared/corpora (friendly-snippets, vim-snippets, personal) when that folder exists.
+          --searches N     How many searches to time (default 1000).
+        """
+
+    /// The corpora used when no `--library` is given, relative to the current directory.
+    static let defaultCorpora = ["friendly-snippets", "vim-snippets", "personal"].map { "../shared/corpora/" + $0 }
 
     public static func run(_ context: CommandContext) async -> Int32 {
-        context.printError("snippets-lsp bench: not yet available")
-        return 2
+        let arguments: ParsedArguments
+        let searchCount: Int
+        do {
+            arguments = try ParsedArguments(context.arguments, options: ["--library", "--searches"], flags: [])
+            searchCount = try arguments.positiveInteger("--searches") ?? 1000
+            if !arguments.positionals.isEmpty { throw ArgumentError.tooManyArguments(arguments.positionals) }
+        } catch {
+            context.printError("snippets-lsp bench: \(error)")
+            return 2
+        }
+        var paths = arguments.values("--library")
+        if paths.isEmpty {
+            guard FileManager.default.fileExists(atPath: "../shared/corpora") else {
+                context.printError("snippets-lsp bench: no --library given and ../shared/corpora does not exist here")
+                return 2
+            }
+            paths = defaultCorpora
+        }
+
+        let loadStart = DispatchTime.now().uptimeNanoseconds
+        let loadCPUStart = processCPUNanoseconds()
+        let library = LibraryPaths.resolve(flags: paths, environment: context.environment).load()
+        let indexStart = DispatchTime.now().uptimeNanoseconds
+        let indexCPUStart = processCPUNanoseconds()
+        let index = TokenIndex(library: library)
+        let indexEnd = DispatchTime.now().uptimeNanoseconds
+        let indexCPUEnd = processCPUNanoseconds()
+        guard !library.snippets.isEmpty else {
+            context.printError("snippets-lsp bench: no snippets found under \(paths.joined(separator: ", "))")
+            return 1
+        }
+
+        let queries = BenchQueries.make(from: library, count: searchCount)
+        var typing: [UInt64] = []
+        var terms: [UInt64] = []
+        var matched = 0
+        for query in queries {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let results = index.search(query.text, language: query.language)
+            typing.append(DispatchTime.now().uptimeNanoseconds - start)
+            matched += results.hits.isEmpty ? 0 : 1
+        }
+        for query in queries {
+            let words = Tokenizer.tokens(in: query.text)
+            let start = DispatchTime.now().uptimeNanoseconds
+            _ = index.search(terms: words, language: query.language)
+            terms.append(DispatchTime.now().uptimeNanoseconds - start)
+        }
+
+        context.print("libraries:       \(paths.joined(separator: ", "))")
+        context.print("snippets:        \(library.snippets.count) in \(library.files.count) files, \(index.tokenCount) distinct tokens")
+        context.print("load:            \(milliseconds(indexStart - loadStart)) ms (CPU \(milliseconds(indexCPUStart - loadCPUStart)) ms)")
+        context.print("index:           \(milliseconds(indexEnd - indexStart)) ms (CPU \(milliseconds(indexCPUEnd - indexCPUStart)) ms)")
+        context.print("load and index:  \(milliseconds(indexEnd - loadStart)) ms (CPU \(milliseconds(indexCPUEnd - loadCPUStart)) ms)")
+        context.print("peak memory:     \(peakMemory())")
+        context.print("search (typing): \(summary(typing)); \(matched) of \(queries.count) had hits")
+        context.print("search (terms):  \(summary(terms))")
+        return 0
+    }
+
+    /// CPU time used by the whole process so far: unlike wall time, it does not grow when other work shares the
+    /// machine.
+    private static func processCPUNanoseconds() -> UInt64 {
+        var time = timespec()
+        guard clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time) == 0 else { return 0 }
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
+    private static func milliseconds(_ nanoseconds: UInt64) -> String {
+        String(format: "%.1f", Double(nanoseconds) / 1_000_000)
+    }
+
+    private static func summary(_ samples: [UInt64]) -> String {
+        let sorted = samples.sorted()
+        func percentile(_ p: Double) -> String {
+            let rank = min(sorted.count - 1, Int((p * Double(sorted.count)).rounded(.up)) - 1)
+            return String(format: "%.3f", Double(sorted[max(rank, 0)]) / 1_000_000)
+        }
+        return "p50 \(percentile(0.5)) ms, p99 \(percentile(0.99)) ms, max \(percentile(1)) ms over \(sorted.count)"
+    }
+
+    /// VmHWM from /proc/self/status (Linux); elsewhere says it is unavailable.
+    private static func peakMemory() -> String {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { return "unavailable (no /proc/self/status)" }
+        return String(format: "%.1f MB (VmHWM)", kilobytes / 1024)
+    }
+}
+
+/// The benchmark's queries: drawn from the library with a fixed-seed generator so every run searches the same.
+enum BenchQueries {
+    struct Query {
+        var text: String
+        var language: String?
+    }
+
+    static func make(from library: SnippetLibrary, count: Int) -> [Query] {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(max(bound, 1)))
+        }
+        let snippets = library.snippets
+        var queries: [Query] = []
+        queries.reserveCapacity(count)
+        while queries.count < count {
+            let snippet = snippets[next(snippets.count)]
+            let language = snippet.scopes.first
+            if queries.count % 2 == 0, let trigger = snippet.triggers.first, !trigger.isEmpty {
+                let length = 1 + next(trigger.count)
+                queries.append(Query(text: String(trigger.prefix(length)), language: language))
+            } else {
+                let words = Tokenizer.tokens(in: snippet.title)
+                guard !words.isEmpty else { continue }
+                queries.append(Query(text: words[next(words.count)], language: language))
+            }
+        }
+        return queries
     }
 }

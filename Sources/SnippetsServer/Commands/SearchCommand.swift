@@ -1,11 +1,121 @@
-/// `snippets-lsp search` (placeholder until its issue's work lands).
+import Foundation
+import SnippetsCore
+
+/// `snippets-lsp search`: ranks the library's snippets for a query, as completion would, and says where each is.
 public enum SearchCommand: SnippetsCommand {
     public static let name = "search"
-    public static let summary = "(not yet available)"
-    public static let help = "Usage: snippets-lsp search"
+    public static let summary = "Search the snippet library the way completion does"
+    public static let help = """
+        Usage: snippets-lsp search QUERY [--library PATH]... [--language ID] [--limit N] [--json]
+
+        Ranks snippets for QUERY as the editor's completion does: exact trigger matches first, then trigger
+        prefixes, then matches in titles and descriptions, then in bodies; rarer words weigh more. Several
+        QUERY words are joined with spaces; the last word also matches as a prefix.
+
+        Options:
+          --library PATH   A snippet file or folder; repeat for several. Without it: the paths in
+                           SNIPPETS_LIBRARY (separated by ':'), else $XDG_CONFIG_HOME/snippets
+                           (~/.config/snippets).
+          --language ID    Only snippets for this language (and what it extends) plus global ones.
+          --limit N        At most N results (default 20).
+          --json           A JSON array of {id, title, triggers, match, score, location {uri, range}}.
+
+        Each text result line: TRIGGERS  TITLE  (MATCH)  FILE:LINE, lines counted from 1.
+        Exit status: 0 on success (also when nothing matches), 2 on a usage error.
+        """
 
     public static func run(_ context: CommandContext) async -> Int32 {
-        context.printError("snippets-lsp search: not yet available")
-        return 2
+        let arguments: ParsedArguments
+        let limit: Int
+        do {
+            arguments = try ParsedArguments(
+                context.arguments, options: ["--library", "--language", "--limit"], flags: ["--json"])
+            limit = try arguments.positiveInteger("--limit") ?? 20
+        } catch {
+            context.printError("snippets-lsp search: \(error)")
+            return 2
+        }
+        guard !arguments.positionals.isEmpty else {
+            context.printError("snippets-lsp search: missing QUERY (see `snippets-lsp search --help`)")
+            return 2
+        }
+        let query = arguments.positionals.joined(separator: " ")
+        let library = LibraryPaths.resolve(flags: arguments.values("--library"), environment: context.environment).load()
+        let index = TokenIndex(library: library)
+        let results = index.search(query, language: arguments.value("--language"), limit: limit)
+        let hits = results.hits.compactMap { hit in library.snippet(withID: hit.snippetID).map { (hit, $0) } }
+
+        if arguments.has("--json") {
+            context.print(jsonText(hits))
+            return 0
+        }
+        guard !hits.isEmpty else {
+            context.print("No snippets match '\(query)'.")
+            return 0
+        }
+        for (hit, snippet) in hits {
+            let triggers = snippet.triggers.isEmpty ? "-" : snippet.triggers.joined(separator: ", ")
+            context.print("\(triggers)  \(snippet.title)  (\(hit.match))  \(displayLocation(snippet.location))")
+        }
+        if results.isIncomplete {
+            context.print("(\(hits.count) of \(results.totalMatches) matches; use --limit for more)")
+        }
+        return 0
+    }
+
+    /// `path:line` with a 1-based line, the path decoded from the `file://` URI.
+    static func displayLocation(_ location: SourceLocation) -> String {
+        let path = URL(string: location.uri).flatMap { $0.isFileURL ? $0.path : nil } ?? location.uri
+        return "\(path):\(location.range.start.line + 1)"
+    }
+
+    /// The stable wire name of a match kind.
+    static func wireName(_ match: MatchKind) -> String {
+        switch match {
+        case .exactTrigger: "exactTrigger"
+        case .triggerPrefix: "triggerPrefix"
+        case .title: "title"
+        case .description: "description"
+        case .body: "body"
+        }
+    }
+
+    private struct JSONHit: Encodable {
+        struct Position: Encodable {
+            var line: Int
+            var character: Int
+        }
+        struct Range: Encodable {
+            var start: Position
+            var end: Position
+        }
+        struct Location: Encodable {
+            var uri: String
+            var range: Range
+        }
+        var id: String
+        var title: String
+        var triggers: [String]
+        var match: String
+        var score: Double
+        var location: Location
+    }
+
+    static func jsonText(_ hits: [(SearchHit, Snippet)]) -> String {
+        let objects = hits.map { hit, snippet in
+            let range = snippet.location.range
+            return JSONHit(
+                id: snippet.id.rawValue, title: snippet.title, triggers: snippet.triggers, match: wireName(hit.match),
+                score: (hit.score * 10_000).rounded() / 10_000,
+                location: .init(
+                    uri: snippet.location.uri,
+                    range: .init(
+                        start: .init(line: range.start.line, character: range.start.utf16Column),
+                        end: .init(line: range.end.line, character: range.end.utf16Column))))
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(objects)) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
     }
 }
