@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SnippetsCore
 
 /// Parses every body of the friendly-snippets corpus: nothing crashes, re-serializing is stable, and the problems
@@ -25,7 +26,8 @@ import Testing
 
     @Test(.enabled(if: corpusIsPresent, "friendly-snippets corpus not found at ../shared/corpora; skipped"))
     func everyFriendlySnippetsBodyParsesAndRoundTrips() throws {
-        let files = (FileManager.default.enumerator(at: Self.corpus, includingPropertiesForKeys: nil)?
+        let files =
+            (FileManager.default.enumerator(at: Self.corpus, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "json" } ?? [])
             .sorted { $0.path < $1.path }
         var rejectedFiles: [String] = []
@@ -46,8 +48,9 @@ import Testing
                     problemCounts[problem.code, default: 0] += 1
                     if problem.code == SnippetBodyProblemCode.unknownVariable {
                         let units = Array(text.utf16)[(problem.utf16Offset + 1)...]
-                        let name = String(decoding: units.drop { $0 == SnippetASCII.braceOpen }
-                            .prefix { SnippetASCII.isNameContinue($0) }, as: UTF16.self)
+                        let name = String(
+                            decoding: units.drop { $0 == SnippetASCII.braceOpen }
+                                .prefix { SnippetASCII.isNameContinue($0) }, as: UTF16.self)
                         unknownNames[name, default: 0] += 1
                     }
                 }
@@ -59,12 +62,17 @@ import Testing
                 _ = parse.body.markdownPreview(language: "swift")
             }
         }
-        print("friendly-snippets: \(files.count) files, \(rejectedFiles.count) rejected by JSONSerialization "
-            + "\(rejectedFiles), \(bodyCount) bodies, \(unstable.count) unstable round trips")
-        print("problems by code: " + problemCounts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            .joined(separator: " "))
-        print("most frequent unknown variables: " + unknownNames.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
-            .prefix(12).map { "\($0.key)=\($0.value)" }.joined(separator: " "))
+        print(
+            "friendly-snippets: \(files.count) files, \(rejectedFiles.count) rejected by JSONSerialization "
+                + "\(rejectedFiles), \(bodyCount) bodies, \(unstable.count) unstable round trips")
+        print(
+            "problems by code: "
+                + problemCounts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                .joined(separator: " "))
+        print(
+            "most frequent unknown variables: "
+                + unknownNames.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+                .prefix(12).map { "\($0.key)=\($0.value)" }.joined(separator: " "))
         #expect(files.count > 100)
         #expect(bodyCount > 5000)
         #expect(unstable.isEmpty, "bodies whose lspText does not re-parse to the same tree: \(unstable.prefix(5))")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SnippetsCore
 
 /// One grammar case: a body, the tree it must parse to, and the problem codes (with offsets) it must report.
@@ -47,23 +48,32 @@ private func check(_ testCase: BodyCase, sourceLocation: Testing.SourceLocation 
         BodyCase(
             body: "${TM_FILENAME_BASE/(.*)/${1:/upcase}/}",
             elements: [
-                .transform(.variable("TM_FILENAME_BASE"), SnippetTransform(regex: "(.*)", format: "${1:/upcase}", options: ""))
+                .transform(
+                    .variable("TM_FILENAME_BASE"), SnippetTransform(regex: "(.*)", format: "${1:/upcase}", options: ""))
             ]),
         BodyCase(
             body: "${1/(.*)/${1:/capitalize}/}",
-            elements: [.transform(.tabstop(1), SnippetTransform(regex: "(.*)", format: "${1:/capitalize}", options: ""))]),
+            elements: [
+                .transform(.tabstop(1), SnippetTransform(regex: "(.*)", format: "${1:/capitalize}", options: ""))
+            ]),
         BodyCase(
             body: #"${1/a\/b/c\/d/gi}"#,
             elements: [.transform(.tabstop(1), SnippetTransform(regex: #"a\/b"#, format: #"c\/d"#, options: "gi"))]),
         BodyCase(
             body: #"${TM_FILENAME/(.*)\..+$/$1/}"#,
-            elements: [.transform(.variable("TM_FILENAME"), SnippetTransform(regex: #"(.*)\..+$"#, format: "$1", options: ""))]),
+            elements: [
+                .transform(.variable("TM_FILENAME"), SnippetTransform(regex: #"(.*)\..+$"#, format: "$1", options: ""))
+            ]),
         BodyCase(
             body: "${1/(foo)?/${1:?yes:no}/m}",
-            elements: [.transform(.tabstop(1), SnippetTransform(regex: "(foo)?", format: "${1:?yes:no}", options: "m"))]),
+            elements: [.transform(.tabstop(1), SnippetTransform(regex: "(foo)?", format: "${1:?yes:no}", options: "m"))]
+        ),
         BodyCase(
             body: "${1/x/${1:+a}${1:-b}${1:c}$2 $ ${2}/}",
-            elements: [.transform(.tabstop(1), SnippetTransform(regex: "x", format: "${1:+a}${1:-b}${1:c}$2 $ ${2}", options: ""))]),
+            elements: [
+                .transform(
+                    .tabstop(1), SnippetTransform(regex: "x", format: "${1:+a}${1:-b}${1:c}$2 $ ${2}", options: ""))
+            ]),
         // Escapes in text: \$, \}, \\; any other backslash is literal.
         BodyCase(body: "$$1", elements: [.text("$"), .tabstop(1)]),
         BodyCase(body: #"\$1"#, elements: [.text("$1")]),
@@ -103,7 +113,11 @@ private func check(_ testCase: BodyCase, sourceLocation: Testing.SourceLocation 
         BodyCase(body: "${1|a,b|", elements: [.text("${1|a,b|")], problems: ["unterminated-choice@0"]),
         BodyCase(body: "${1||}", elements: [.text("${1||}")], problems: ["empty-choice@0"]),
         BodyCase(body: "${1|a,,b|}", elements: [.text("${1|a,,b|}")], problems: ["empty-choice@0"]),
-        BodyCase(body: "${1/(/x/}", elements: [.text("${1/(/x/}")], problems: ["invalid-transform@0"]),
+        // A regex that does not compile is reported, but the transform stays for the client to judge.
+        BodyCase(
+            body: "a${1/(/x/}",
+            elements: [.text("a"), .transform(.tabstop(1), SnippetTransform(regex: "(", format: "x", options: ""))],
+            problems: ["invalid-regex@1"]),
         BodyCase(body: "${1/a/b}", elements: [.text("${1/a/b}")], problems: ["invalid-transform@0"]),
         BodyCase(body: "${1/a/b/z}", elements: [.text("${1/a/b/z}")], problems: ["invalid-transform@0"]),
         BodyCase(body: "${1/a/b/", elements: [.text("${1/a/b/")], problems: ["invalid-transform@0"]),
@@ -111,7 +125,8 @@ private func check(_ testCase: BodyCase, sourceLocation: Testing.SourceLocation 
         BodyCase(body: "${}", elements: [.text("${}")], problems: ["invalid-placeholder@0"]),
         BodyCase(body: "${#array[@]}", elements: [.text("${#array[@]}")], problems: ["invalid-placeholder@0"]),
         BodyCase(body: "${array[@]}", elements: [.text("${array[@]}")], problems: ["invalid-variable@0"]),
-        BodyCase(body: "a $foo", elements: [.text("a "), .variable("foo", default: nil)], problems: ["unknown-variable@2"]),
+        BodyCase(
+            body: "a $foo", elements: [.text("a "), .variable("foo", default: nil)], problems: ["unknown-variable@2"]),
         BodyCase(
             body: "${name:x}", elements: [.variable("name", default: [.text("x")])], problems: ["unknown-variable@0"]),
         // Offsets count UTF-16 code units: é is one, 😀 is two.
@@ -143,7 +158,7 @@ private func check(_ testCase: BodyCase, sourceLocation: Testing.SourceLocation 
         #expect(Set(parse.problems.map(\.code)).isSubset(of: ["unterminated-placeholder", "nesting-too-deep"]))
         #expect(parse.problems.first?.code == "unterminated-placeholder")
 
-        let deep = String(repeating: "${1:", count: 100) + "x" + String(repeating: "}", count: 100)
+        let deep = (1...100).map { "${\($0):" }.joined() + "x" + String(repeating: "}", count: 100)
         let deepParse = SnippetBody.parse(deep)
         #expect(deepParse.problems.map(\.code).contains("nesting-too-deep"))
         #expect(deepParse.body.plainText().contains("x"))
@@ -151,9 +166,65 @@ private func check(_ testCase: BodyCase, sourceLocation: Testing.SourceLocation 
     }
 
     @Test func everyCodeIsExercised() {
-        let seen = Set((Self.malformed + [BodyCase(body: "", elements: [])]).map(\.problems).joined().map {
-            String($0.split(separator: "@")[0])
-        }).union(["nesting-too-deep"])
+        let seen = Set(
+            (Self.malformed + [BodyCase(body: "", elements: [])]).map(\.problems).joined().map {
+                String($0.split(separator: "@")[0])
+            }
+        ).union(["nesting-too-deep"])
         #expect(seen == Set(SnippetBodyProblemCode.all))
+    }
+}
+
+/// Random bodies over the grammar's own characters: parsing never traps, offsets stay inside the body, and
+/// re-serializing is a fixed point. Seeded, so a failure reproduces.
+@Suite struct BodyFuzzTests {
+    /// SplitMix64: small, deterministic, good enough to pick characters.
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static let alphabet: [String] = [
+        "$", "$", "{", "}", "1", "0", "2", ":", "|", ",", "/", "\\", "a", "TM_FILENAME", "X", "_", "-", "+", "?", " ",
+        "é", "😀", "(", ")", ".", "*", "\n", "g",
+        // Whole openers and closers, so choices and transforms actually form.
+        "${1:", "${2|", "${1/", "${TM_FILENAME/", "${X:", "|}", "/", "/", "/}", "/gi}", "${1:/upcase}", "${1:?a:b}",
+        "\\,", "\\/", "\\$",
+    ]
+
+    @Test func randomBodiesRoundTrip() {
+        var generator = SeededGenerator(state: 20_261_129)
+        var unstable: [String] = []
+        var withSyntax = 0
+        var withProblems = 0
+        var transforms = 0
+        var choices = 0
+        for _ in 0..<3000 {
+            let length = Int.random(in: 0...24, using: &generator)
+            let text = (0..<length).map { _ in Self.alphabet.randomElement(using: &generator)! }.joined()
+            let parse = SnippetBody.parse(text)
+            let length16 = text.utf16.count
+            #expect(parse.problems.allSatisfy { $0.utf16Offset >= 0 && $0.utf16Offset < length16 }, "\(text)")
+            let serialized = parse.body.lspText()
+            let reparsed = SnippetBody.parse(serialized).body
+            if reparsed != parse.body || reparsed.lspText() != serialized { unstable.append(text) }
+            _ = parse.body.plainText()
+            if parse.body.hasSnippetSyntax { withSyntax += 1 }
+            if parse.body.elements.contains(where: { if case .transform = $0 { true } else { false } }) {
+                transforms += 1
+            }
+            if parse.body.elements.contains(where: { if case .choice = $0 { true } else { false } }) { choices += 1 }
+            if !parse.problems.isEmpty { withProblems += 1 }
+        }
+        // The alphabet must actually produce constructs and broken ones, or the test proves nothing.
+        #expect(withSyntax > 300 && withProblems > 300, "\(withSyntax) with syntax, \(withProblems) with problems")
+        #expect(transforms > 10 && choices > 10, "\(transforms) with transforms, \(choices) with choices")
+        #expect(unstable.isEmpty, "unstable: \(unstable.prefix(5).map(\.debugDescription))")
     }
 }

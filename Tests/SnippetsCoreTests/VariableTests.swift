@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SnippetsCore
 
 @Suite struct VariableTests {
@@ -111,24 +112,25 @@ import Testing
         #expect(context.value(of: "TM_CURRENT_WORD") == expected)
     }
 
-    @Test(arguments: [
-        ("python", "#", "\"\"\"", "\"\"\""),
-        ("shellscript", "#", nil, nil),
-        ("ruby", "#", "=begin", "=end"),
-        ("lua", "--", "--[[", "]]"),
-        ("html", nil, "<!--", "-->"),
-        ("markdown", nil, "<!--", "-->"),
-        ("css", nil, "/*", "*/"),
-        ("sql", "--", "/*", "*/"),
-        ("haskell", "--", "{-", "-}"),
-        ("lisp", ";", "#|", "|#"),
-        ("vim", "\"", nil, nil),
-        ("latex", "%", nil, nil),
-        ("yaml", "#", nil, nil),
-        ("rust", "//", "/*", "*/"),
-        ("typescriptreact", "//", "/*", "*/"),
-        ("PHP", "//", "/*", "*/"),
-    ] as [(String, String?, String?, String?)])
+    @Test(
+        arguments: [
+            ("python", "#", "\"\"\"", "\"\"\""),
+            ("shellscript", "#", nil, nil),
+            ("ruby", "#", "=begin", "=end"),
+            ("lua", "--", "--[[", "]]"),
+            ("html", nil, "<!--", "-->"),
+            ("markdown", nil, "<!--", "-->"),
+            ("css", nil, "/*", "*/"),
+            ("sql", "--", "/*", "*/"),
+            ("haskell", "--", "{-", "-}"),
+            ("lisp", ";", "#|", "|#"),
+            ("vim", "\"", nil, nil),
+            ("latex", "%", nil, nil),
+            ("yaml", "#", nil, nil),
+            ("rust", "//", "/*", "*/"),
+            ("typescriptreact", "//", "/*", "*/"),
+            ("PHP", "//", "/*", "*/"),
+        ] as [(String, String?, String?, String?)])
     func commentMarkersByLanguage(_ language: String, _ line: String?, _ start: String?, _ end: String?) {
         let context = SnippetVariableContext(languageID: language)
         #expect(context.value(of: "LINE_COMMENT") == line)
@@ -142,12 +144,16 @@ import Testing
         #expect(loose.value(of: "TM_FILENAME_BASE") == "notes")
         #expect(loose.value(of: "WORKSPACE_NAME") == "shop")
         #expect(SnippetVariableContext(filePath: "/tmp/.bashrc").value(of: "TM_FILENAME_BASE") == ".bashrc")
-        #expect(SnippetVariableContext.filePath(fromDocumentURI: "file:///home/ana/My%20Notes/a.md") == "/home/ana/My Notes/a.md")
+        #expect(
+            SnippetVariableContext.filePath(fromDocumentURI: "file:///home/ana/My%20Notes/a.md")
+                == "/home/ana/My Notes/a.md")
         #expect(SnippetVariableContext.filePath(fromDocumentURI: "untitled:Untitled-1") == nil)
     }
 
     @Test func resolverFeedsTheRenderers() {
-        let body = SnippetBody.parse("$LINE_COMMENT ${TM_FILENAME_BASE/(.*)/${1:/pascalcase}/} $CURRENT_YEAR-$CURRENT_MONTH $1").body
+        let body = SnippetBody.parse(
+            "$LINE_COMMENT ${TM_FILENAME_BASE/(.*)/${1:/pascalcase}/} $CURRENT_YEAR-$CURRENT_MONTH $1"
+        ).body
         let context = Self.context()
         #expect(body.lspText(resolving: context.resolver) == "// CartModel 2026-03 $1")
         #expect(body.plainText(resolving: context.resolver) == "// CartModel 2026-03 ")

@@ -10,8 +10,10 @@ public enum SnippetBodyProblemCode {
     public static let unterminatedChoice = "unterminated-choice"
     /// `${1||}` or an empty option such as `${1|a,,b|}`.
     public static let emptyChoice = "empty-choice"
-    /// `${1/…` or `${NAME/…` that is not `/regex/format/options}` with a compiling regex and known options.
+    /// `${1/…` or `${NAME/…` that is not `/regex/format/options}` with known options.
     public static let invalidTransform = "invalid-transform"
+    /// A transform whose regular expression does not compile (a warning: the transform is kept for the client).
+    public static let invalidRegex = "invalid-regex"
     /// `${` followed by something other than a tabstop number or a variable name, or `${1` followed by junk.
     public static let invalidPlaceholder = "invalid-placeholder"
     /// `${NAME` followed by something other than `}`, `:` or `/`.
@@ -24,7 +26,7 @@ public enum SnippetBodyProblemCode {
     /// Every code, for documentation and tests.
     public static let all = [
         unterminatedPlaceholder, unterminatedVariable, unterminatedChoice, emptyChoice, invalidTransform,
-        invalidPlaceholder, invalidVariable, unknownVariable, nestingTooDeep,
+        invalidRegex, invalidPlaceholder, invalidVariable, unknownVariable, nestingTooDeep,
     ]
 }
 
@@ -254,7 +256,7 @@ struct SnippetBodyParser {
             }
         case SnippetASCII.slash:
             index += 1
-            switch parseTransform() {
+            switch parseTransform(start: start) {
             case .success(let transform):
                 return .transform(.tabstop(number), transform)
             case .failure(let failure):
@@ -291,7 +293,7 @@ struct SnippetBodyParser {
         case SnippetASCII.slash:
             index += 1
             checkVariableName(name, at: start)
-            switch parseTransform() {
+            switch parseTransform(start: start) {
             case .success(let transform):
                 return .transform(.variable(name), transform)
             case .failure(let failure):
@@ -355,7 +357,8 @@ struct SnippetBodyParser {
                 }
             }
             guard let separator = unit(at: index) else {
-                return .failure(ChoiceFailure(code: SnippetBodyProblemCode.unterminatedChoice, detail: "has no closing '|}'"))
+                return .failure(
+                    ChoiceFailure(code: SnippetBodyProblemCode.unterminatedChoice, detail: "has no closing '|}'"))
             }
             guard !option.isEmpty else {
                 return .failure(
@@ -384,8 +387,9 @@ struct SnippetBodyParser {
         var reason: String
     }
 
-    /// `regex/format/options}` after the first `/`, kept as written; the regex must compile and the options be known.
-    private mutating func parseTransform() -> Result<SnippetTransform, TransformFailure> {
+    /// `regex/format/options}` after the first `/` of the construct at `start`, kept as written; the options must
+    /// be known. A regex that does not compile is reported but kept.
+    private mutating func parseTransform(start: Int) -> Result<SnippetTransform, TransformFailure> {
         let regexStart = index
         while true {
             guard let current = unit(at: index) else {
@@ -417,8 +421,16 @@ struct SnippetBodyParser {
         index += 1
 
         let transform = SnippetTransform(regex: regex, format: format, options: options)
-        if let problem = transform.compilationProblem {
+        if let problem = transform.optionsProblem {
             return .failure(TransformFailure(reason: problem))
+        }
+        if !transform.regexCompiles {
+            // ICU and JavaScript regex syntax differ at the edges, so the transform stays for the client to judge.
+            problems.append(
+                SnippetBodyProblem(
+                    utf16Offset: start, severity: .warning, code: SnippetBodyProblemCode.invalidRegex,
+                    message: "The transform's regular expression '\(regex)' does not compile; VS Code inserts the "
+                        + "whole transform as literal text when JavaScript rejects it too."))
         }
         return .success(transform)
     }

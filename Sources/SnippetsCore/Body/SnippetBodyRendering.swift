@@ -102,7 +102,8 @@ struct SnippetLSPWriter {
 /// Renders a tree as the text a user gets by accepting every default.
 struct SnippetPlainRenderer {
     let resolve: (String) -> String?
-    /// What each tabstop number stands for: its first placeholder with a default, or its choice's first option.
+    /// What each tabstop number stands for, as VS Code decides it: the first placeholder (in document order) that
+    /// has a default, or a choice's first option. It fills every tabstop and placeholder of that number except `$0`.
     private let values: [Int: [SnippetElement]]
     /// Tabstops whose value is being rendered, so `${1:a $1}` cannot recurse forever.
     private var rendering: Set<Int> = []
@@ -114,10 +115,10 @@ struct SnippetPlainRenderer {
             for element in elements {
                 switch element {
                 case .placeholder(let number, let children):
-                    if values[number]?.isEmpty ?? true { values[number] = children }
+                    if number != 0, values[number] == nil, !children.isEmpty { values[number] = children }
                     collect(children)
                 case .choice(let number, let options):
-                    if values[number]?.isEmpty ?? true { values[number] = options.first.map { [.text($0)] } ?? [] }
+                    if number != 0, values[number] == nil, let first = options.first { values[number] = [.text(first)] }
                 case .variable(_, let defaultElements):
                     collect(defaultElements ?? [])
                 case .text, .tabstop, .transform:
@@ -140,18 +141,16 @@ struct SnippetPlainRenderer {
         case .text(let text):
             return text
         case .tabstop(let number):
-            return mirror(number)
+            return mirror(number, own: [])
         case .placeholder(let number, let children):
-            let isOutermost = rendering.insert(number).inserted
-            defer { if isOutermost { rendering.remove(number) } }
-            return render(children)
+            return mirror(number, own: children)
         case .choice(_, let options):
             return options.first ?? ""
         case .variable(let name, let defaultElements):
             if let value = resolve(name) { return value }
             return defaultElements.map { render($0) } ?? ""
         case .transform(.tabstop(let number), let transform):
-            let value = mirror(number)
+            let value = mirror(number, own: [])
             return transform.apply(to: value) ?? value
         case .transform(.variable(let name), let transform):
             guard let value = resolve(name) else { return "" }
@@ -159,12 +158,12 @@ struct SnippetPlainRenderer {
         }
     }
 
-    /// A tabstop repeats its placeholder's text, as editors mirror it.
-    private mutating func mirror(_ number: Int) -> String {
-        guard let value = values[number], !rendering.contains(number) else { return "" }
+    /// The text of tabstop or placeholder `number`: the value all of that number share, else `own` default.
+    private mutating func mirror(_ number: Int, own: [SnippetElement]) -> String {
+        guard !rendering.contains(number) else { return "" }
         rendering.insert(number)
         defer { rendering.remove(number) }
-        return render(value)
+        return render(values[number] ?? own)
     }
 }
 

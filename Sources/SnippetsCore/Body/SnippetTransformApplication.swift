@@ -172,7 +172,8 @@ enum SnippetFormatString {
             let words = alphanumericWords(value)
             guard !words.isEmpty else { return value }
             return words.enumerated().map { offset, word in
-                let head = offset == 0 && shorthand == "camelcase" ? word.prefix(1).lowercased() : word.prefix(1).uppercased()
+                let head =
+                    offset == 0 && shorthand == "camelcase" ? word.prefix(1).lowercased() : word.prefix(1).uppercased()
                 return head + word.dropFirst()
             }.joined()
         default:
@@ -206,19 +207,20 @@ extension SnippetTransform {
         return String(decoding: result, as: UTF16.self)
     }
 
-    /// Why this transform cannot run (as a phrase that follows "Transform of …"), or nil when it can.
-    var compilationProblem: String? {
+    /// Why the options would make VS Code reject the transform (as a phrase after "Transform of …"), or nil.
+    var optionsProblem: String? {
         var seen: Set<Character> = []
         for option in options {
+            // What JavaScript's RegExp accepts; only g, i, m (and s) change the result here.
             guard "dgimsuvy".contains(option) else { return "has an unknown option '\(option)' (use g, i, m)" }
             guard seen.insert(option).inserted else { return "repeats the option '\(option)'" }
         }
-        do {
-            _ = try NSRegularExpression(pattern: unescapedRegex, options: regexOptions)
-        } catch {
-            return "has a regular expression that does not compile"
-        }
         return nil
+    }
+
+    /// Whether the regular expression compiles (with ICU, which is close to but not exactly JavaScript's syntax).
+    public var regexCompiles: Bool {
+        (try? NSRegularExpression(pattern: unescapedRegex, options: regexOptions)) != nil
     }
 
     private var regexOptions: NSRegularExpression.Options {
