@@ -1,0 +1,164 @@
+"""Completion benchmark over real pipes: the release server with every shared corpus loaded answers 1,000
+completion requests for prefixes of real triggers, one at a time as an editor sends them.
+
+Prints: time to first useful completion after start, client round trip p50/p90/p99/max, items per reply, the
+server's own per-request time where it reports one, and the server's peak resident memory (VmHWM).
+
+Run by `make bench` (not by `make test`): `.venv/bin/python Tests/bench/completion_bench.py --bin PATH`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import random
+import re
+import statistics
+import sys
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "e2e"))
+from lspkit import REPO_ROOT, RawClient  # noqa: E402
+
+DOC_URI = "file:///tmp/snippets-bench/bench.py"
+
+
+def real_triggers(corpora: pathlib.Path) -> list[str]:
+    """Triggers that apply in a Python document: the personal library (global), friendly-snippets' global and
+    Python files, vim-snippets' `_` and Python files."""
+    triggers: list[str] = []
+    vscode_files = [corpora / "personal" / "personal.code-snippets", corpora / "friendly-snippets/snippets/global.json"]
+    vscode_files += sorted((corpora / "friendly-snippets/snippets/python").glob("*.json"))
+    for path in vscode_files:
+        try:
+            entries = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue  # JSONC with comments: the benchmark only needs most triggers, not all
+        for entry in entries.values():
+            prefixes = entry.get("prefix", [])
+            triggers += [prefixes] if isinstance(prefixes, str) else list(prefixes)
+    for name in ("_.snippets", "python.snippets"):
+        path = corpora / "vim-snippets/snippets" / name
+        if path.exists():
+            triggers += re.findall(r"^snippet\s+(\S+)", path.read_text(encoding="utf-8", errors="replace"), re.M)
+    # Completion works on the word before the cursor; keep triggers that are words.
+    return sorted({t for t in triggers if re.fullmatch(r"\w[\w-]*", t)})
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+def peak_memory_kib(pid: int) -> dict[str, int]:
+    figures = {}
+    for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
+        name, _, value = line.partition(":")
+        if name in ("VmHWM", "VmRSS"):
+            figures[name] = int(value.split()[0])
+    return figures
+
+
+def items_of(reply: dict) -> list[dict]:
+    result = reply.get("result")
+    if isinstance(result, dict):
+        return result.get("items", [])
+    return result or []
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bin", default=str(REPO_ROOT / ".build/release/snippets-lsp"))
+    parser.add_argument("--shared", default=str(REPO_ROOT.parent / "shared"))
+    parser.add_argument("--requests", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=7)
+    arguments = parser.parse_args()
+
+    import os
+
+    os.environ["SNIPPETS_LSP_BIN"] = str(pathlib.Path(arguments.bin).resolve())
+    corpora = pathlib.Path(arguments.shared).resolve() / "corpora"
+    libraries = [corpora / "friendly-snippets", corpora / "vim-snippets", corpora / "personal"]
+    missing = [str(p) for p in libraries if not p.is_dir()]
+    if missing:
+        print(f"completion bench: skipped, corpora missing: {', '.join(missing)}")
+        return 0
+
+    triggers = real_triggers(corpora)
+    rng = random.Random(arguments.seed)
+    prefixes = []
+    for _ in range(arguments.requests):
+        trigger = rng.choice(triggers)
+        prefixes.append(trigger[: rng.randint(1, len(trigger))])
+
+    # One line per request: the prefix typed after some indentation, the cursor at its end.
+    lines = ["    " + prefix for prefix in prefixes]
+    with RawClient("serve") as client:
+        started = time.perf_counter()
+        client.initialize(
+            capabilities={"textDocument": {"completion": {"completionItem": {"snippetSupport": True}}}},
+            init_options={"libraries": [str(p) for p in libraries], "maxCompletionItems": 50},
+        )
+        initialized = time.perf_counter()
+        client.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": DOC_URI, "languageId": "python", "version": 1, "text": "\n".join(lines)}},
+        )
+
+        def complete(line: int) -> dict:
+            return client.call(
+                "textDocument/completion",
+                {"textDocument": {"uri": DOC_URI}, "position": {"line": line, "character": len(lines[line])}},
+                timeout=60,
+            )
+
+        # The library may load in the background: wait (bounded) for a first non-empty answer.
+        probe = next(i for i, p in enumerate(prefixes) if len(p) >= 2)
+        while not items_of(complete(probe)):
+            if time.perf_counter() - started > 120:
+                print("completion bench: no completions within 120 s of start")
+                return 1
+            time.sleep(0.05)
+        ready = time.perf_counter()
+
+        round_trips, item_counts, server_times, errors = [], [], [], 0
+        for line in range(len(prefixes)):
+            sent = time.perf_counter()
+            reply = complete(line)
+            round_trips.append((time.perf_counter() - sent) * 1000)
+            if "error" in reply:
+                errors += 1
+                continue
+            item_counts.append(len(items_of(reply)))
+            # Server-side time, if the server reports one in the reply (not part of LSP; see the report below).
+            result = reply.get("result")
+            if isinstance(result, dict) and isinstance(result.get("serverTimeMs"), (int, float)):
+                server_times.append(float(result["serverTimeMs"]))
+
+        memory = peak_memory_kib(client.process.pid)
+        client.shutdown_and_exit()
+
+    print(f"completion bench: {len(prefixes)} requests, {len(triggers)} distinct real triggers, "
+          f"libraries: {', '.join(p.name for p in libraries)}")
+    print(f"  initialize reply:           {(initialized - started) * 1000:8.1f} ms after start")
+    print(f"  first non-empty completion: {(ready - started) * 1000:8.1f} ms after start")
+    print(f"  round trip p50 {percentile(round_trips, 0.5):.2f} ms, p90 {percentile(round_trips, 0.9):.2f} ms, "
+          f"p99 {percentile(round_trips, 0.99):.2f} ms, max {max(round_trips):.2f} ms, "
+          f"mean {statistics.fmean(round_trips):.2f} ms")
+    if item_counts:
+        print(f"  items per reply: mean {statistics.fmean(item_counts):.1f}, max {max(item_counts)}, "
+              f"empty replies {sum(1 for c in item_counts if c == 0)}")
+    if errors:
+        print(f"  error replies: {errors}")
+    if server_times:
+        print(f"  server time p50 {percentile(server_times, 0.5):.3f} ms, p99 {percentile(server_times, 0.99):.3f} ms")
+    else:
+        print("  server time: not reported by the server (round trip only)")
+    print(f"  server memory: peak {memory.get('VmHWM', 0) / 1024:.1f} MiB (VmHWM), "
+          f"now {memory.get('VmRSS', 0) / 1024:.1f} MiB (VmRSS)")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
