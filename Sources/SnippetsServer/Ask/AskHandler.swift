@@ -10,11 +10,17 @@ public enum AskHandler: RequestHandler {
     public static var serverCapabilities: [String: JSONValue] { ["experimental": ["snippetsAsk": true]] }
 
     public static func handle(_ params: AskParams, context: RequestContext) async throws -> AskResponse {
+        try await answer(params, context: context, model: nil)
+    }
+
+    /// Answers `params` with `model` (nil: the deterministic pipeline). The model client, when one is configured,
+    /// is passed here; tests pass doubles.
+    public static func answer(_ params: AskParams, context: RequestContext, model: (any AskModel)?) async throws -> AskResponse {
         let language = params.textDocument.flatMap { context.documents[$0.uri]?.languageID }
         let request = try params.request(language: language)
         let snapshot = context.library
         let pipeline = AskPipeline(
-            library: snapshot.library, index: snapshot.index ?? TokenIndex(library: snapshot.library), model: nil)
+            library: snapshot.library, index: snapshot.index ?? TokenIndex(library: snapshot.library), model: model)
         let token = params.workDoneToken
         if let token {
             await context.notify(
