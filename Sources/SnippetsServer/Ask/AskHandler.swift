@@ -19,6 +19,10 @@ public enum AskHandler: RequestHandler {
         let language = params.textDocument.flatMap { context.documents[$0.uri]?.languageID }
         let request = try params.request(language: language)
         let snapshot = context.library
+        guard snapshot.generation > 0 else {
+            // Neither "empty" nor "unreadable" would be true yet.
+            throw ResponseError(code: -32803, message: "snippets/ask: the snippet library is still loading; ask again in a moment")
+        }
         let pipeline = AskPipeline(
             library: snapshot.library, index: snapshot.index ?? TokenIndex(library: snapshot.library), model: model)
         let token = params.workDoneToken
