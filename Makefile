@@ -53,10 +53,11 @@ e2e: build venv ## End-to-end tests over real pipes (pytest-lsp) and the headles
 eval: build ## Run the asking probe battery (../shared/eval/personal-battery.json).
 	$(DEBUG_BIN) eval $(SHARED)/eval/personal-battery.json
 
-# The README's run command. The `ask` branch adds examples/library and `snippets-lsp ask`; until then this shows
-# a search over the same library.
-demo: build ## Ask the example library a question.
-	$(DEBUG_BIN) search --library examples/library invoice
+# The README's run command. `ask` and examples/library come from the `ask` branch; until it is merged this
+# target fails with "not yet available" (the placeholder command).
+QUESTION ?= how do I remind a client that an invoice is overdue?
+demo: build ## Ask the example library a question (QUESTION="..." to change it).
+	$(DEBUG_BIN) ask --library examples/library "$(QUESTION)"
 
 bench: release venv ## Release build, then the Swift index benchmark and the completion round-trip benchmark.
 	$(RELEASE_BIN) bench
