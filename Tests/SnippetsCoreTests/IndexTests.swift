@@ -106,6 +106,18 @@ private func titles(_ index: TokenIndex, terms: [String], language: String? = ni
         #expect(titles(index, "foo ") == [])
     }
 
+    @Test func aTypedPrefixWeighsTheSameWhicheverCompletionASnippetHolds() {
+        var library = LibraryBuilder()
+        library.add("For-Await-Of Loop", triggers: ["forawaitof"])
+        library.add("For-Each Loop", triggers: ["foreach"])
+        for number in 0..<3 { library.add("Filler \(number)", triggers: ["x\(number)"], body: "for-each item") }
+        let index = library.index
+        // "for-await-of" is rarer than "for-each", but the typed "for" is one term: the shorter trigger wins the tie.
+        #expect(titles(index, "for", limit: 2) == ["For-Each Loop", "For-Await-Of Loop"])
+        let hits = index.search("for").hits
+        #expect(hits[0].score == hits[1].score)
+    }
+
     @Test func typedIdentifierFindsCompoundToken() {
         var library = LibraryBuilder()
         library.add("Parse", triggers: ["p1"], body: "parseHTTPResponse(data)")

@@ -191,3 +191,19 @@ struct CompletionTests {
         #expect(edit.newText == expected)
     }
 }
+
+/// Non-word text before the cursor only completes triggers, so punctuation does not pop up body matches.
+struct NonWordPrefixTests {
+    @Test func punctuationRunMatchesTriggersOnly() async throws {
+        let library = TestLibrary([makeFile([
+            makeSnippet("Bang", triggers: ["!"], body: "<!DOCTYPE html>"),
+            makeSnippet("Call", triggers: ["call"], body: "foo.call()"),
+        ])])
+        let client = TestClient(library: library)
+        try await client.initialize()
+        client.open("file:///w/a.txt", language: "plaintext", text: "x = !\nfoo.")
+        #expect(try await client.complete("file:///w/a.txt", line: 0, character: 5).items.map(\.label) == ["!"])
+        // "foo." matches the body of "Call" as words, but it is not a trigger being typed.
+        #expect(try await client.complete("file:///w/a.txt", line: 1, character: 4).items.isEmpty)
+    }
+}

@@ -48,6 +48,18 @@ struct ProtocolTests {
         try await client.initialize()
         client.notify("custom/whatever", ["x": 1])
         #expect(errorCode(await client.request("custom/unknown", [:])) == -32601)
+        // The ignored notification got no reply of any kind.
+        #expect(await client.inbox.unclaimed().allSatisfy { if case .response = $0 { false } else { true } })
+    }
+
+    @Test func jsonThatIsNotARequestGetsInvalidRequest() async throws {
+        let client = TestClient()
+        try await client.initialize()
+        client.send([1, 2])
+        let first = await client.inbox.next(timeout: .seconds(10)) { if case .response = $0 { true } else { false } }
+        #expect(errorCode(first.flatMap { if case .response(_, let result) = $0 { result } else { nil } }) == -32600)
+        client.send(["jsonrpc": "2.0", "id": 7, "method": 3])
+        #expect(errorCode(await client.response(to: 7)) == -32600)
     }
 
     @Test func thrownErrorsBecomeInternalErrorAndBadParamsInvalidParams() async throws {
@@ -149,13 +161,6 @@ struct ProtocolTests {
         #expect(output.standardOutput.contains("--library PATH"))
         #expect(await CommandLineTool.run(arguments: ["serve", "--bogus"], environment: [:], output: output.output) == 2)
         #expect(output.standardError.contains("unknown option '--bogus'"))
-    }
-
-    @Test func defaultLibraryPathsFollowFlagsThenEnvironmentThenXDG() {
-        #expect(ServeCommand.defaultLibraryPaths(flags: ["/a"], environment: ["SNIPPETS_LIBRARY": "/b"]) == ["/a"])
-        #expect(ServeCommand.defaultLibraryPaths(flags: [], environment: ["SNIPPETS_LIBRARY": "/b:/c"]) == ["/b", "/c"])
-        #expect(ServeCommand.defaultLibraryPaths(flags: [], environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"]) == ["/x/snippets"])
-        #expect(ServeCommand.defaultLibraryPaths(flags: [], environment: ["HOME": "/h"]) == ["/h/.config/snippets"])
     }
 }
 

@@ -1,8 +1,111 @@
+import Foundation
 import Testing
 @testable import SnippetsServer
 
+/// Runs `snippets-lsp ARGUMENTS` in-process and captures its exit status and both streams.
+private func run(_ arguments: [String], environment: [String: String] = [:]) async -> (
+    status: Int32, output: String, errors: String
+) {
+    let output = Captured()
+    let errors = Captured()
+    let status = await CommandLineTool.run(
+        arguments: arguments, environment: environment,
+        output: CommandOutput(standardOutput: { output.append($0) }, standardError: { errors.append($0) }))
+    return (status, output.text, errors.text)
+}
+
+private final class Captured: @unchecked Sendable {
+    // Safe: commands run sequentially within one test; the lock guards against stray concurrent writes anyway.
+    private let lock = NSLock()
+    private var parts: [String] = []
+    func append(_ text: String) { lock.withLock { parts.append(text) } }
+    var text: String { lock.withLock { parts.joined() } }
+}
+
+/// A temporary library folder with one VS Code snippet file and one SnipMate file.
+private func makeLibrary() throws -> String {
+    let folder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("search-command-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let json = """
+        {
+          "Invoice footer": {
+            "prefix": "invfoot",
+            "body": ["Payment is due within 14 days."],
+            "description": "Footer for outgoing invoices"
+          },
+          "Log a value": {
+            "prefix": ["log", "cl"],
+            "scope": "javascript",
+            "body": ["console.log($1);"]
+          }
+        }
+        """
+    try json.write(toFile: folder + "/mine.code-snippets", atomically: true, encoding: .utf8)
+    try "snippet logger \"Python logger\"\n\tlogging.getLogger(__name__)\n"
+        .write(toFile: folder + "/python.snippets", atomically: true, encoding: .utf8)
+    return folder
+}
+
 @Suite struct SearchCommandTests {
-    @Test func placeholder() {
-        #expect(SearchCommand.name == "search")
+    @Test func printsRankedHitsWithMatchKindAndOneBasedLine() async throws {
+        let library = try makeLibrary()
+        defer { try? FileManager.default.removeItem(atPath: library) }
+        let result = await run(["search", "log", "--library", library])
+        #expect(result.status == 0)
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        #expect(lines.first == "log, cl  Log a value  (exact trigger)  \(library)/mine.code-snippets:7")
+        #expect(lines.last?.hasPrefix("logger  Python logger  (trigger prefix)  \(library)/python.snippets:1") == true)
+    }
+
+    @Test func languageFilterAndLimit() async throws {
+        let library = try makeLibrary()
+        defer { try? FileManager.default.removeItem(atPath: library) }
+        let python = await run(["search", "log", "--library", library, "--language", "python"])
+        #expect(python.output.split(separator: "\n").map { String($0.prefix(6)) } == ["logger"])
+        let limited = await run(["search", "log", "--library", library, "--limit", "1"])
+        #expect(limited.output.contains("(1 of 2 matches; use --limit for more)"))
+        let none = await run(["search", "zzzz", "--library", library])
+        #expect(none.status == 0)
+        #expect(none.output == "No snippets match 'zzzz'.\n")
+    }
+
+    @Test func jsonIsAStableArray() async throws {
+        let library = try makeLibrary()
+        defer { try? FileManager.default.removeItem(atPath: library) }
+        let result = await run(["search", "invoice", "--library", library, "--json"])
+        #expect(result.status == 0)
+        let decoded = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]]
+        let first = try #require(decoded?.first)
+        #expect(decoded?.count == 1)
+        #expect(Set(first.keys) == ["id", "title", "triggers", "match", "score", "location"])
+        #expect(first["title"] as? String == "Invoice footer")
+        #expect(first["triggers"] as? [String] == ["invfoot"])
+        #expect(first["match"] as? String == "title")
+        let location = try #require(first["location"] as? [String: Any])
+        #expect((location["uri"] as? String)?.hasPrefix("file://") == true)
+        let start = (location["range"] as? [String: Any])?["start"] as? [String: Any]
+        #expect(start?["line"] as? Int == 1)
+        let again = await run(["search", "invoice", "--library", library, "--json"])
+        #expect(again.output == result.output)
+    }
+
+    @Test func usageErrorsExitTwoWithOneLine() async {
+        for arguments in [["search"], ["search", "x", "--limit", "0"], ["search", "x", "--bogus"]] {
+            let result = await run(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.errors.split(separator: "\n").count == 1, "\(arguments): \(result.errors)")
+            #expect(result.output.isEmpty)
+        }
+        let help = await run(["search", "--help"])
+        #expect(help.status == 0)
+        #expect(help.output.hasPrefix("Usage: snippets-lsp search QUERY"))
+    }
+
+    @Test func benchRejectsStrayArguments() async {
+        let result = await run(["bench", "extra"])
+        #expect(result.status == 2)
+        #expect(result.errors.split(separator: "\n").count == 1)
     }
 }

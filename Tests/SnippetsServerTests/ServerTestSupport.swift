@@ -10,6 +10,7 @@ final class TestLibrary: Sendable {
     // Guarded by `lock`; only touched inside `withLock`.
     nonisolated(unsafe) private var files: [String: SnippetFile] = [:]
     nonisolated(unsafe) private var version = 0
+    nonisolated(unsafe) private var delay: Duration = .zero
 
     init(_ files: [SnippetFile] = []) {
         for file in files { self.files[file.uri] = file }
@@ -23,8 +24,13 @@ final class TestLibrary: Sendable {
         }
     }
 
+    /// Makes every later load take `delay` (a slow disk).
+    func setLoadDelay(_ delay: Duration) { lock.withLock { self.delay = delay } }
+
     func load(_ paths: [String]) -> SnippetLibrary {
-        lock.withLock {
+        let delay = lock.withLock { self.delay }
+        if delay > .zero { Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18) }
+        return lock.withLock {
             SnippetLibrary(files: files.values.sorted { $0.uri < $1.uri }, searchedPaths: paths)
         }
     }
@@ -117,10 +123,9 @@ final class TestClient: Sendable {
         let stamps = polling ? libraryStamps : nil
         let configuration = ServerConfiguration(
             defaultLibraryPaths: ["/lib"],
-            loadLibrary: { paths in library.load(paths) },
+            loadLibrary: { paths, _ in library.load(paths) },
             libraryStamps: stamps,
             pollInterval: .milliseconds(50),
-            workspaceSnippetFiles: { _ in [] },
             logError: { line in stderr.append(line) },
             now: { now },
             environment: [:])
@@ -216,11 +221,26 @@ final class TestClient: Sendable {
                 ["uri": .string("file://" + folder), "name": "w"]
             })
         }
-        let loaded = Task { await server.waitForNextLoad() }
         let result = try await self.result("initialize", .object(params))
         notify("initialized", [:])
-        await loaded.value
+        try await nextLoad()
         return result
+    }
+
+    /// Waits for the server's "loaded N snippets" log message, which follows every library load.
+    @discardableResult
+    func nextLoad(sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws -> String {
+        let message = await inbox.next(timeout: .seconds(10)) { message in
+            if case .notification("window/logMessage", let params) = message {
+                return params?["message"]?.stringValue?.hasPrefix("loaded ") == true
+            }
+            return false
+        }
+        guard case .notification(_, let params) = message, let text = params?["message"]?.stringValue else {
+            Issue.record("the library was not (re)loaded", sourceLocation: sourceLocation)
+            throw ResponseError.internalError("no load")
+        }
+        return text
     }
 
     func open(_ uri: String, language: String, text: String) {

@@ -22,7 +22,8 @@ struct SnipMateBodyConverter {
     }
 
     private let source: Source
-    private var output = String.UnicodeScalarView()
+    /// The converted body as UTF-8 (decoded once at the end: appending scalars to a String one by one is slow).
+    private var output: [UInt8] = []
     private var outputUTF16 = 0
     private var map = BodySourceMap()
     private var notes: [(offset: Int, severity: LibraryDiagnostic.Severity, code: String, message: String)] = []
@@ -50,22 +51,38 @@ struct SnipMateBodyConverter {
         }
         var converter = SnipMateBodyConverter(source: source)
         converter.run()
-        return Result(text: String(converter.output), map: converter.map, notes: converter.notes)
+        return Result(text: String(decoding: converter.output, as: UTF8.self), map: converter.map, notes: converter.notes)
     }
+
+    /// The file offset right after the last verbatim text emitted: text continuing from there needs no new anchor.
+    private var verbatimEnd = -1
 
     private mutating func emit(_ text: String, from offset: Int, verbatim: Bool) {
         map.append(.init(outputUTF16: outputUTF16, sourceUTF8: offset, isVerbatim: verbatim))
-        for scalar in text.unicodeScalars {
-            output.append(scalar)
-            outputUTF16 += scalar.utf16.count
+        output.append(contentsOf: text.utf8)
+        outputUTF16 += text.utf16.count
+        verbatimEnd = verbatim ? offset + text.utf8.count : -1
+    }
+
+    /// Emits one character copied from the file, extending the current verbatim stretch when it continues it.
+    private mutating func emitVerbatim(_ scalar: Unicode.Scalar, from offset: Int) {
+        if offset != verbatimEnd {
+            map.append(.init(outputUTF16: outputUTF16, sourceUTF8: offset, isVerbatim: true))
         }
+        if scalar.isASCII {
+            output.append(UInt8(truncatingIfNeeded: scalar.value))
+        } else {
+            UTF8.encode(scalar) { output.append($0) }
+        }
+        outputUTF16 += scalar.utf16.count
+        verbatimEnd = offset + scalar.utf8.count
     }
 
     private mutating func emitLiteral(_ scalar: Unicode.Scalar, from offset: Int) {
         if scalar == "$" || scalar == "}" || scalar == "\\" {
             emit("\\" + String(scalar), from: offset, verbatim: false)
         } else {
-            emit(String(scalar), from: offset, verbatim: true)
+            emitVerbatim(scalar, from: offset)
         }
     }
 
@@ -130,7 +147,7 @@ struct SnipMateBodyConverter {
                 index = convertDollar(at: index)
             case "{":
                 if !openPlaceholders.isEmpty { openPlaceholders[openPlaceholders.count - 1] += 1 }
-                emit("{", from: offset, verbatim: true)
+                emitVerbatim("{", from: offset)
                 index += 1
             case "}":
                 if let literalBraces = openPlaceholders.last {
@@ -139,14 +156,14 @@ struct SnipMateBodyConverter {
                         emit("\\}", from: offset, verbatim: false)
                     } else {
                         openPlaceholders.removeLast()
-                        emit("}", from: offset, verbatim: true)
+                        emitVerbatim("}", from: offset)
                     }
                 } else {
-                    emit("}", from: offset, verbatim: true)
+                    emitVerbatim("}", from: offset)
                 }
                 index += 1
             default:
-                emit(String(scalar), from: offset, verbatim: true)
+                emitVerbatim(scalar, from: offset)
                 index += 1
             }
         }

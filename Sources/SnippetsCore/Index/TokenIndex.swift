@@ -11,7 +11,8 @@ import Foundation
 ///   trigger prefix match, then snippets that match only through tokens.
 /// - Within a tier, score: each query term adds `weight × idf` for the best field it occurs in (trigger or title
 ///   3, description 2, body 1), with `idf = ln(1 + N / df)` over all `N` snippets, so rare words count more. A
-///   term that matches several index tokens (the last typed word as a prefix, or a stem) counts its best one.
+///   term that matches several index tokens (the last typed word as a prefix, or a stem) counts once, in its best
+///   field, with `df` the sum of those tokens' document frequencies (at most `N`).
 /// - Ties: higher `priority`, then the shorter shortest trigger, then title, then identifier.
 ///
 /// The reported `score` adds a tier bonus (exact trigger 1000, +100 for exact case; prefix 500) to the term score.
@@ -30,8 +31,7 @@ public struct TokenIndex: Sendable {
     public static let minimumTokenPrefixLength = 3
 
     private let snippetCount: Int
-    private let tokenIDs: [String: Int32]
-    private let tokenTexts: ByteTable
+    private let tokens: TokenTable
     /// Token identifiers in byte order of their text, for prefix ranges.
     private let sortedTokens: [Int32]
     /// Postings of token `t`: `postings[postingStarts[t] ..< postingStarts[t + 1]]`, each `snippet << 4 | fields`.
@@ -48,6 +48,8 @@ public struct TokenIndex: Sendable {
     private let scopeStarts: [Int32]
     private let scopeIDs: [Int32]
     private let scopeNumbers: [String: Int32]
+    /// Each snippet's `priority`.
+    private let priorities: [Int32]
     /// UTF-8 length of each snippet's shortest trigger (`Int32.max` when it has none), for tie-breaking.
     private let shortestTrigger: [Int32]
 
@@ -56,9 +58,8 @@ public struct TokenIndex: Sendable {
         let snippets = library.snippets
         snippetCount = snippets.count
 
-        var tokenIDs: [String: Int32] = [:]
-        tokenIDs.reserveCapacity(1 << 14)
-        var tokenPostings: [[UInt32]] = []
+        var builder = OccurrenceBuilder()
+        builder.occurrences.reserveCapacity(snippets.count * 32)
         var triggerTexts = ByteTable()
         var triggerSnippets: [Int32] = []
         var triggerOriginals: [String] = []
@@ -66,40 +67,27 @@ public struct TokenIndex: Sendable {
         var scopeIDs: [Int32] = []
         var scopeNumbers: [String: Int32] = [:]
         var shortestTrigger: [Int32] = []
+        var priorities: [Int32] = []
+        priorities.reserveCapacity(snippets.count)
         scopeStarts.reserveCapacity(snippets.count + 1)
         shortestTrigger.reserveCapacity(snippets.count)
 
         for (number, snippet) in snippets.enumerated() {
-            let snippetBits = UInt32(number) << Self.snippetShift
-            func add(_ token: String, _ field: UInt32) {
-                let id: Int
-                if let existing = tokenIDs[token] {
-                    id = Int(existing)
-                } else {
-                    id = tokenPostings.count
-                    tokenIDs[token] = Int32(id)
-                    tokenPostings.append([])
-                }
-                if let last = tokenPostings[id].last, last & ~Self.fieldMask == snippetBits {
-                    tokenPostings[id][tokenPostings[id].count - 1] = last | field
-                } else {
-                    tokenPostings[id].append(snippetBits | field)
-                }
-            }
             var shortest = Int32.max
             for trigger in snippet.triggers {
                 triggerTexts.append(Array(trigger.lowercased().utf8))
                 triggerSnippets.append(Int32(number))
                 triggerOriginals.append(trigger)
                 shortest = min(shortest, Int32(trigger.utf8.count))
-                Tokenizer.forEachToken(in: trigger) { token, _ in add(token, Self.triggerField) }
+                builder.add(trigger, snippet: number, field: Self.triggerField)
             }
             shortestTrigger.append(shortest)
-            Tokenizer.forEachToken(in: snippet.title) { token, _ in add(token, Self.titleField) }
+            priorities.append(Int32(clamping: snippet.priority))
+            builder.add(snippet.title, snippet: number, field: Self.titleField)
             if let description = snippet.description {
-                Tokenizer.forEachToken(in: description) { token, _ in add(token, Self.descriptionField) }
+                builder.add(description, snippet: number, field: Self.descriptionField)
             }
-            Tokenizer.forEachToken(in: snippet.body) { token, _ in add(token, Self.bodyField) }
+            builder.add(snippet.body, snippet: number, field: Self.bodyField)
             for scope in snippet.scopes {
                 let id: Int32
                 if let existing = scopeNumbers[scope] {
@@ -113,30 +101,32 @@ public struct TokenIndex: Sendable {
             scopeStarts.append(Int32(scopeIDs.count))
         }
 
-        // Flatten postings and collect token texts.
-        var postingStarts: [Int32] = []
-        postingStarts.reserveCapacity(tokenPostings.count + 1)
-        var postings: [UInt32] = []
-        postings.reserveCapacity(tokenPostings.reduce(0) { $0 + $1.count })
-        var tokenTexts = ByteTable(capacity: tokenPostings.count)
-        var tokensByID = [String](repeating: "", count: tokenPostings.count)
-        for (token, id) in tokenIDs { tokensByID[Int(id)] = token }
-        for id in 0..<tokenPostings.count {
-            postingStarts.append(Int32(postings.count))
-            postings.append(contentsOf: tokenPostings[id])
-            tokenTexts.append(Array(tokensByID[id].utf8))
+        let tokens = builder.tokens
+        var occurrences = builder.occurrences
+        builder = OccurrenceBuilder()
+        // Group occurrences by token (a counting sort keeps snippet order within each token).
+        var postingStarts = [Int32](repeating: 0, count: tokens.count + 1)
+        for occurrence in occurrences { postingStarts[Int(occurrence >> 32) + 1] += 1 }
+        for id in 0..<tokens.count { postingStarts[id + 1] += postingStarts[id] }
+        var postings = [UInt32](repeating: 0, count: occurrences.count)
+        var nextSlot = postingStarts
+        for occurrence in occurrences {
+            let id = Int(occurrence >> 32)
+            postings[Int(nextSlot[id])] = UInt32(truncatingIfNeeded: occurrence)
+            nextSlot[id] += 1
         }
-        postingStarts.append(Int32(postings.count))
-        tokenPostings = []
+        occurrences = []
 
         var stemGroups: [String: [Int32]] = [:]
-        for (id, token) in tokensByID.enumerated() where Self.isStemmable(token) {
-            stemGroups[EnglishStemmer.stem(token), default: []].append(Int32(id))
+        for id in 0..<tokens.count {
+            let token = tokens.texts.string(id)
+            if Self.isStemmable(token) {
+                stemGroups[EnglishStemmer.stem(token), default: []].append(Int32(id))
+            }
         }
 
-        self.tokenIDs = tokenIDs
-        self.tokenTexts = tokenTexts
-        self.sortedTokens = tokenTexts.sortedOrder()
+        self.tokens = tokens
+        self.sortedTokens = tokens.texts.sortedOrder()
         self.postingStarts = postingStarts
         self.postings = postings
         self.stemGroups = stemGroups
@@ -148,6 +138,7 @@ public struct TokenIndex: Sendable {
         self.scopeIDs = scopeIDs
         self.scopeNumbers = scopeNumbers
         self.shortestTrigger = shortestTrigger
+        self.priorities = priorities
     }
 
     /// Whether the stemmer could change `token`: ASCII letters only, three or more of them.
@@ -161,7 +152,7 @@ public struct TokenIndex: Sendable {
     }
 
     /// How many distinct tokens the index holds.
-    public var tokenCount: Int { tokenIDs.count }
+    public var tokenCount: Int { tokens.count }
 
     /// Ranked snippets for `query` as a person types it (a trigger being typed, or words).
     /// `language` nil searches every snippet; otherwise the language's snippets plus global ones.
@@ -202,14 +193,12 @@ public struct TokenIndex: Sendable {
         for (termNumber, term) in terms.enumerated() {
             var tokens: [Int32] = []
             if prefixTerms[termNumber] && term.utf8.count >= Self.minimumTokenPrefixLength {
-                let range = tokenTexts.prefixRange(of: Array(term.utf8), in: sortedTokens)
+                let range = self.tokens.texts.prefixRange(of: Array(term.utf8), in: sortedTokens)
                 tokens = Array(sortedTokens[range])
-            } else if let id = tokenIDs[term] {
+            } else if let id = self.tokens.find(term) {
                 tokens = [id]
             }
-            for token in tokens {
-                accumulate(token, term: termNumber, skippingTriggersOfTriggerMatches: true, into: &accumulator)
-            }
+            accumulate(tokens, term: termNumber, skippingTriggersOfTriggerMatches: true, into: &accumulator)
         }
         return results(from: accumulator, terms: terms, triggerQuery: trimmed.lowercased(), language: language, limit: limit)
     }
@@ -217,8 +206,8 @@ public struct TokenIndex: Sendable {
     /// Ranked snippets matching any of `terms` (already tokens: lowercase words), best first.
     ///
     /// Each term matches the index token equal to it and every token with the same `EnglishStemmer` stem
-    /// (`payments` finds `payment`, `paid` finds `pay`). Score: the sum over matched terms of field weight × IDF of
-    /// the best matching token. Triggers take part as tokens of the trigger field, not by prefix.
+    /// (`payments` finds `payment`, `paid` finds `pay`). Score: the sum over matched terms of field weight (best
+    /// field) × the term's IDF. Triggers take part as tokens of the trigger field, not by prefix.
     public func search(terms: [String], language: String? = nil, limit: Int = 20) -> SearchResults {
         var distinctTerms: [String] = []
         for term in terms {
@@ -230,13 +219,11 @@ public struct TokenIndex: Sendable {
         var accumulator = Accumulator(snippetCount: snippetCount)
         for (termNumber, term) in distinctTerms.enumerated() {
             var tokens: [Int32] = []
-            if let id = tokenIDs[term] { tokens.append(id) }
+            if let id = self.tokens.find(term) { tokens.append(id) }
             for id in stemGroups[EnglishStemmer.stem(term)] ?? [] where !tokens.contains(id) {
                 tokens.append(id)
             }
-            for token in tokens {
-                accumulate(token, term: termNumber, skippingTriggersOfTriggerMatches: false, into: &accumulator)
-            }
+            accumulate(tokens, term: termNumber, skippingTriggersOfTriggerMatches: false, into: &accumulator)
         }
         return results(from: accumulator, terms: distinctTerms, triggerQuery: nil, language: language, limit: limit)
     }
@@ -246,14 +233,33 @@ public struct TokenIndex: Sendable {
         Float(log(1 + Double(snippetCount) / Double(max(documentFrequency, 1))))
     }
 
-    /// Adds the postings of `token` as matches of query term `term`. With `skippingTriggersOfTriggerMatches`, a
-    /// snippet already matched by its whole trigger does not count its trigger's tokens again.
+    /// Adds the postings of `tokens` (the index tokens a query term matches) as matches of term `term`.
+    ///
+    /// The term's IDF counts every snippet holding any of the tokens (the sum of their document frequencies,
+    /// capped at `N`), so a typed prefix or a stem weighs as one word whichever completion or inflection a snippet
+    /// holds. With `skippingTriggersOfTriggerMatches`, a snippet already matched by its whole trigger does not
+    /// count its trigger's tokens again.
     private func accumulate(
-        _ token: Int32, term: Int, skippingTriggersOfTriggerMatches: Bool, into accumulator: inout Accumulator
+        _ tokens: [Int32], term: Int, skippingTriggersOfTriggerMatches: Bool, into accumulator: inout Accumulator
     ) {
-        let start = Int(postingStarts[Int(token)])
-        let end = Int(postingStarts[Int(token) + 1])
-        let idf = inverseDocumentFrequency(end - start)
+        var documentFrequency = 0
+        for token in tokens {
+            documentFrequency += Int(postingStarts[Int(token) + 1] - postingStarts[Int(token)])
+        }
+        let idf = inverseDocumentFrequency(min(documentFrequency, snippetCount))
+        for token in tokens {
+            let start = Int(postingStarts[Int(token)])
+            let end = Int(postingStarts[Int(token) + 1])
+            accumulatePostings(start..<end, term: term, idf: idf, skippingTriggersOfTriggerMatches, &accumulator)
+        }
+    }
+
+    private func accumulatePostings(
+        _ range: Range<Int>, term: Int, idf: Float, _ skippingTriggersOfTriggerMatches: Bool,
+        _ accumulator: inout Accumulator
+    ) {
+        let start = range.lowerBound
+        let end = range.upperBound
         postings.withUnsafeBufferPointer { buffer in
             for position in start..<end {
                 let posting = buffer[position]
@@ -315,7 +321,7 @@ public struct TokenIndex: Sendable {
             guard limit > 0 else { continue }
             let slot = accumulator.slots[number]
             let candidate = Candidate(
-                number: number, tier: slot.tier, score: Double(slot.score), priority: snippets[number].priority,
+                number: number, tier: slot.tier, score: Double(slot.score), priority: priorities[number],
                 shortestTrigger: shortestTrigger[number])
             if top.count == limit {
                 guard isRankedBefore(candidate, top[top.count - 1], snippets) else { continue }
@@ -376,6 +382,36 @@ public struct TokenIndex: Sendable {
     }
 }
 
+/// Collects one occurrence per (token, snippet), with the fields the token occurs in, while snippets are read in
+/// order. A struct with mutating methods, so the tokenizer's callback touches no captured variables (which Swift
+/// would check for exclusive access at run time on every token).
+private struct OccurrenceBuilder {
+    var tokens = TokenTable()
+    /// `(token << 32) | (snippet << 4) | fields`, in snippet order.
+    var occurrences: [UInt64] = []
+    private var lastSnippetOfToken: [Int32] = []
+    private var lastOccurrenceOfToken: [Int32] = []
+
+    mutating func add(_ text: String, snippet: Int, field: UInt32) {
+        Tokenizer.forEachTokenUTF8(in: text) { token, _ in self.add(token, snippet: snippet, field: field) }
+    }
+
+    private mutating func add(_ token: UnsafeBufferPointer<UInt8>, snippet: Int, field: UInt32) {
+        let id = Int(tokens.intern(token))
+        if id == lastSnippetOfToken.count {
+            lastSnippetOfToken.append(-1)
+            lastOccurrenceOfToken.append(-1)
+        }
+        if lastSnippetOfToken[id] == Int32(snippet) {
+            occurrences[Int(lastOccurrenceOfToken[id])] |= UInt64(field)
+        } else {
+            lastSnippetOfToken[id] = Int32(snippet)
+            lastOccurrenceOfToken[id] = Int32(occurrences.count)
+            occurrences.append(UInt64(id) << 32 | UInt64(UInt32(snippet) << TokenIndex.snippetShift | field))
+        }
+    }
+}
+
 /// Match tiers, best first; `tokens` means no trigger matched.
 private enum Tier {
     static let exactCase: UInt8 = 0
@@ -388,7 +424,7 @@ private struct Candidate {
     var number: Int
     var tier: UInt8
     var score: Double
-    var priority: Int
+    var priority: Int32
     var shortestTrigger: Int32
 }
 
@@ -443,85 +479,6 @@ private struct Accumulator {
             }
             buffer[number].lastContribution = contribution
             buffer[number].bestField = min(buffer[number].bestField, UInt8(kind.rawValue))
-        }
-    }
-}
-
-/// Many short byte strings in one buffer: token and trigger texts, compared as bytes.
-struct ByteTable: Sendable {
-    private var bytes: [UInt8] = []
-    private var starts: [Int32] = [0]
-
-    init(capacity: Int = 0) {
-        starts.reserveCapacity(capacity + 1)
-    }
-
-    var count: Int { starts.count - 1 }
-
-    mutating func append(_ text: [UInt8]) {
-        bytes.append(contentsOf: text)
-        starts.append(Int32(bytes.count))
-    }
-
-    func length(of entry: Int) -> Int { Int(starts[entry + 1] - starts[entry]) }
-
-    /// Entry numbers ordered by their bytes (ties by entry number).
-    func sortedOrder() -> [Int32] {
-        var order = (0..<Int32(count)).map { $0 }
-        bytes.withUnsafeBufferPointer { buffer in
-            order.sort { lhs, rhs in
-                let ordering = compare(Int(lhs), Int(rhs), buffer)
-                return ordering != 0 ? ordering < 0 : lhs < rhs
-            }
-        }
-        return order
-    }
-
-    private func compare(_ lhs: Int, _ rhs: Int, _ buffer: UnsafeBufferPointer<UInt8>) -> Int {
-        var left = Int(starts[lhs])
-        let leftEnd = Int(starts[lhs + 1])
-        var right = Int(starts[rhs])
-        let rightEnd = Int(starts[rhs + 1])
-        while left < leftEnd && right < rightEnd {
-            if buffer[left] != buffer[right] { return buffer[left] < buffer[right] ? -1 : 1 }
-            left += 1
-            right += 1
-        }
-        return (leftEnd - left) - (rightEnd - right)
-    }
-
-    /// -1 when `entry` sorts before every string starting with `key`, 0 when it starts with `key`, 1 when after.
-    private func comparePrefix(_ entry: Int, _ key: UnsafeBufferPointer<UInt8>, _ buffer: UnsafeBufferPointer<UInt8>)
-        -> Int
-    {
-        var position = Int(starts[entry])
-        let end = Int(starts[entry + 1])
-        for byte in key {
-            guard position < end else { return -1 }
-            if buffer[position] != byte { return buffer[position] < byte ? -1 : 1 }
-            position += 1
-        }
-        return 0
-    }
-
-    /// The positions in `order` (a `sortedOrder()`) of the entries that start with `key`.
-    func prefixRange(of key: [UInt8], in order: [Int32]) -> Range<Int> {
-        bytes.withUnsafeBufferPointer { buffer in
-            key.withUnsafeBufferPointer { key in
-                var low = 0
-                var high = order.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if comparePrefix(Int(order[middle]), key, buffer) < 0 { low = middle + 1 } else { high = middle }
-                }
-                let lower = low
-                high = order.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if comparePrefix(Int(order[middle]), key, buffer) <= 0 { low = middle + 1 } else { high = middle }
-                }
-                return lower..<low
-            }
         }
     }
 }

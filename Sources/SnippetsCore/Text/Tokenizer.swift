@@ -25,17 +25,52 @@ public enum Tokenizer {
     /// Calls `body` with each token of `text` and whether the token runs to the very end of `text` (the word
     /// still being typed, which a search treats as a prefix).
     public static func forEachToken(in text: String, _ body: (_ token: String, _ reachesEnd: Bool) -> Void) {
-        let scalars = Array(text.unicodeScalars)
-        let count = scalars.count
-        guard count > 0 else { return }
-        var classes = [CharacterClass](repeating: .other, count: count)
-        for index in 0..<count { classes[index] = CharacterClass(scalars[index]) }
+        forEachTokenUTF8(in: text) { bytes, reachesEnd in body(String(decoding: bytes, as: UTF8.self), reachesEnd) }
+    }
 
+    /// `forEachToken(in:_:)` giving each token as lowercase UTF-8 bytes, valid only during the call: lets the
+    /// index intern tokens without making a `String` per occurrence. ASCII text takes a byte-only path.
+    static func forEachTokenUTF8(
+        in text: String, _ body: (_ token: UnsafeBufferPointer<UInt8>, _ reachesEnd: Bool) -> Void
+    ) {
+        var text = text
+        let handledAsASCII = text.withUTF8 { bytes -> Bool in
+            for byte in bytes where byte >= 0x80 { return false }
+            var scratch = [UInt8](repeating: 0, count: bytes.count)
+            scratch.withUnsafeMutableBufferPointer { scratch in
+                let classes = asciiClasses
+                scan(count: bytes.count, classAt: { classes[Int(bytes[$0])] }) { range, reachesEnd in
+                    for index in range {
+                        let byte = bytes[index]
+                        scratch[index] = byte &+ (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0)
+                    }
+                    body(UnsafeBufferPointer(rebasing: scratch[range]), reachesEnd)
+                }
+            }
+            return true
+        }
+        guard !handledAsASCII else { return }
+        let scalars = Array(text.unicodeScalars)
+        let classes = scalars.map(CharacterClass.init)
+        scan(count: scalars.count, classAt: { classes[$0] }) { range, reachesEnd in
+            var view = String.UnicodeScalarView()
+            view.append(contentsOf: scalars[range])
+            var token = String(view).lowercased()
+            token.withUTF8 { body($0, reachesEnd) }
+        }
+    }
+
+    /// The word-splitting rules over characters `0..<count` classified by `classAt`; `emit` gets each token's
+    /// range and whether it reaches the end.
+    @inline(__always)
+    private static func scan(
+        count: Int, classAt: (Int) -> CharacterClass, emit: (_ range: Range<Int>, _ reachesEnd: Bool) -> Void
+    ) {
         var index = 0
         while index < count {
-            let characterClass = classes[index]
+            let characterClass = classAt(index)
             if characterClass == .ideograph {
-                body(lowercased(scalars, index..<index + 1), index + 1 == count)
+                emit(index..<index + 1, index + 1 == count)
                 index += 1
                 continue
             }
@@ -46,12 +81,13 @@ public enum Tokenizer {
             // Find the end of the word: letters and digits, with connector runs only between them.
             var end = index + 1
             while end < count {
-                if classes[end].isWordCharacter {
+                let endClass = classAt(end)
+                if endClass.isWordCharacter {
                     end += 1
-                } else if classes[end] == .connector {
+                } else if endClass == .connector {
                     var next = end
-                    while next < count, classes[next] == .connector { next += 1 }
-                    guard next < count, classes[next].isWordCharacter else { break }
+                    while next < count, classAt(next) == .connector { next += 1 }
+                    guard next < count, classAt(next).isWordCharacter else { break }
                     end = next
                 } else {
                     break
@@ -59,33 +95,37 @@ public enum Tokenizer {
             }
             var partCount = 0
             var partStart = index
+            var previous = CharacterClass.other
+            var current = classAt(index)
             for position in index..<end {
-                if classes[position] == .connector {
+                let next = position + 1 < end ? classAt(position + 1) : .other
+                if current == .connector {
                     if partStart < position {
-                        body(lowercased(scalars, partStart..<position), false)
+                        emit(partStart..<position, false)
                         partCount += 1
                     }
                     partStart = position + 1
-                } else if position > partStart,
-                    isBoundary(classes[position - 1], classes[position], position + 1 < end ? classes[position + 1] : .other)
-                {
-                    body(lowercased(scalars, partStart..<position), false)
+                } else if position > partStart, isBoundary(previous, current, next) {
+                    emit(partStart..<position, false)
                     partCount += 1
                     partStart = position
                 }
+                previous = current
+                current = next
             }
             if partStart < end {
                 partCount += 1
-                body(lowercased(scalars, partStart..<end), end == count)
+                emit(partStart..<end, end == count)
             }
             if partCount > 1 {
-                body(lowercased(scalars, index..<end), end == count)
+                emit(index..<end, end == count)
             }
             index = end
         }
     }
 
     /// Whether a word splits between `previous` and `current` (`next` is the class after `current`).
+    @inline(__always)
     private static func isBoundary(_ previous: CharacterClass, _ current: CharacterClass, _ next: CharacterClass) -> Bool {
         switch (previous, current) {
         case (.lower, .upper): true
@@ -95,28 +135,8 @@ public enum Tokenizer {
         }
     }
 
-    private static func lowercased(_ scalars: [Unicode.Scalar], _ range: Range<Int>) -> String {
-        var isASCII = true
-        for index in range where scalars[index].value >= 0x80 {
-            isASCII = false
-            break
-        }
-        if isASCII {
-            return String(unsafeUninitializedCapacity: range.count) { buffer in
-                var offset = 0
-                for index in range {
-                    var byte = UInt8(truncatingIfNeeded: scalars[index].value)
-                    if byte >= 0x41 && byte <= 0x5A { byte += 0x20 }
-                    buffer[offset] = byte
-                    offset += 1
-                }
-                return offset
-            }
-        }
-        var view = String.UnicodeScalarView()
-        view.append(contentsOf: scalars[range])
-        return String(view).lowercased()
-    }
+    /// The class of each ASCII byte.
+    private static let asciiClasses: [CharacterClass] = (0..<128).map { CharacterClass(Unicode.Scalar(UInt8($0))) }
 }
 
 /// What a scalar is to the tokenizer.

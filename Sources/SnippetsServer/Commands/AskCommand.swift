@@ -1,11 +1,88 @@
-/// `snippets-lsp ask` (placeholder until its issue's work lands).
+import Foundation
+import SnippetsCore
+
+/// `snippets-lsp ask`: answers a question from the library, the same way `snippets/ask` does.
 public enum AskCommand: SnippetsCommand {
     public static let name = "ask"
-    public static let summary = "(not yet available)"
-    public static let help = "Usage: snippets-lsp ask"
+    public static let summary = "Answer a question from your snippets, citing only snippets that exist"
+    public static let help = """
+        Usage: snippets-lsp ask QUESTION [--library PATH]... [--language ID] [--limit N] [--json]
+
+        Searches the snippet library for the question's words and names the snippets that answer it, each with
+        `file:line`. Every title in the answer is a real snippet's exact title; when nothing fits it says so.
+        Several words after `ask` are joined into one question.
+
+        Options:
+          --library PATH   A snippet file or directory; repeat for several. Without it: the paths in
+                           SNIPPETS_LIBRARY (separated by ':'), else $XDG_CONFIG_HOME/snippets
+                           (~/.config/snippets).
+          --language ID    Search only snippets for this language (plus global ones), e.g. `swift`.
+          --limit N        How many candidate snippets to look at (1 to 50, default 8).
+          --json           Print exactly the `snippets/ask` result (protocol/snippets-ask.md), offsets in UTF-16.
+          -h, --help       Show this help.
+
+        Exit status: 0 when the library was searched (answered, fallback or noMatch); 1 when the library is empty
+        (emptyLibrary) or could not be read (libraryUnreadable); 2 for a usage error (no question, a question over
+        1,000 characters, a bad option).
+        """
 
     public static func run(_ context: CommandContext) async -> Int32 {
-        context.printError("snippets-lsp ask: not yet available")
-        return 2
+        let arguments: ParsedArguments
+        let request: AskRequest
+        do {
+            arguments = try ParsedArguments(context.arguments, options: ["--library", "--language", "--limit"], flags: ["--json"])
+            guard !arguments.positionals.isEmpty else { throw ArgumentError.missingArgument("QUESTION") }
+            request = AskRequest(
+                question: arguments.positionals.joined(separator: " "), language: arguments.value("--language"),
+                limit: try arguments.positiveInteger("--limit") ?? AskRequest.defaultLimit)
+            if let problem = request.problem { throw ArgumentError.invalidValue("QUESTION", "…", problem) }
+        } catch let error as ArgumentError {
+            context.printError("snippets-lsp ask: \(error)\n\n\(help)")
+            return 2
+        } catch {
+            return 2
+        }
+        let paths = LibraryPaths.resolve(flags: arguments.values("--library"), environment: context.environment)
+        let library = paths.load()
+        let result: AskResult
+        do {
+            result = try await AskPipeline(library: library).answer(request)
+        } catch {
+            context.printError("snippets-lsp ask: cancelled")
+            return 1
+        }
+        if arguments.has("--json") {
+            context.print(AskResponse(result, encoding: .utf16).jsonText())
+        } else {
+            context.print(text(for: result, library: library))
+        }
+        return exitStatus(for: result.status)
+    }
+
+    /// 0 when the library was searched, 1 when it could not be.
+    static func exitStatus(for status: AskStatus) -> Int32 {
+        switch status {
+        case .answered, .fallback, .noMatch: 0
+        case .emptyLibrary, .libraryUnreadable: 1
+        }
+    }
+
+    /// The answer, each cited snippet with `path:line`, then why (when not plainly answered).
+    static func text(for result: AskResult, library: SnippetLibrary) -> String {
+        var lines = [result.answer]
+        if !result.citations.isEmpty { lines.append("") }
+        for citation in result.citations {
+            lines.append("  \(citation.title)  \(place(of: citation.location, in: library))")
+        }
+        if let reason = result.reason {
+            lines += ["", "\(result.status.rawValue) (\(reason.code.rawValue)): \(reason.message)"]
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `path:line` (1-based) of a snippet's entry.
+    static func place(of location: SourceLocation, in library: SnippetLibrary) -> String {
+        let path = library.files.first { $0.uri == location.uri }?.path ?? location.uri
+        return "\(path):\(location.range.start.line + 1)"
     }
 }

@@ -1,11 +1,63 @@
-/// `snippets-lsp eval` (placeholder until its issue's work lands).
+import Foundation
+import SnippetsCore
+
+/// `snippets-lsp eval`: runs a probe battery through the ask pipeline and prints the grounding measures.
 public enum EvalCommand: SnippetsCommand {
     public static let name = "eval"
-    public static let summary = "(not yet available)"
-    public static let help = "Usage: snippets-lsp eval"
+    public static let summary = "Run a probe battery through ask and report grounding measures"
+    public static let help = """
+        Usage: snippets-lsp eval BATTERY [--json]
+
+        Runs every probe of BATTERY (a JSON file: `library`, a path relative to the battery file, and `probes`,
+        each with `id`, `kind`, `question`, `expect` and optional `forbid`) through the same pipeline as `ask`, then
+        judges each answer from the result and the library alone, independently of the pipeline's own audit.
+
+        Prints one line per probe and, per kind and overall: grounding (answers whose every citation was retrieved
+        and whose ranges cover exactly the title), invented titles, numbers not found in cited snippets,
+        forbidden-text leaks, retrieval recall, answer recall, citation precision, abstention (on probes that
+        expect nothing), substantive rate (on probes that expect something) and fallback rate.
+
+        Options:
+          --json       Print one JSON object instead: probes, measures (per kind and overall), invariantsHold.
+          -h, --help   Show this help.
+
+        Exit status: 0 when the hard invariants hold; 1 when grounding is below 100%, a title is invented, a
+        number is not in cited evidence, forbidden text leaks, or the battery or its library cannot be read;
+        2 for a usage error.
+        """
 
     public static func run(_ context: CommandContext) async -> Int32 {
-        context.printError("snippets-lsp eval: not yet available")
-        return 2
+        let arguments: ParsedArguments
+        do {
+            arguments = try ParsedArguments(context.arguments, options: [], flags: ["--json"])
+            guard let _ = arguments.positionals.first else { throw ArgumentError.missingArgument("BATTERY") }
+            if arguments.positionals.count > 1 { throw ArgumentError.tooManyArguments(Array(arguments.positionals.dropFirst())) }
+        } catch {
+            context.printError("snippets-lsp eval: \(error)\n\n\(help)")
+            return 2
+        }
+        let batteryPath = LibraryPath.join(FileManager.default.currentDirectoryPath, arguments.positionals[0])
+        let battery: ProbeBattery
+        do {
+            battery = try JSONDecoder().decode(ProbeBattery.self, from: Data(contentsOf: URL(fileURLWithPath: batteryPath)))
+        } catch {
+            context.printError("snippets-lsp eval: cannot read the battery \(batteryPath): \(error.localizedDescription)")
+            return 1
+        }
+        let libraryPath = LibraryPath.join((batteryPath as NSString).deletingLastPathComponent, battery.library)
+        let library = LibraryPaths(paths: [libraryPath], source: .flags).load()
+        guard !library.snippets.isEmpty else {
+            context.printError("snippets-lsp eval: the battery's library \(libraryPath) holds no snippets")
+            return 1
+        }
+        let evaluation: AskEvaluation
+        do {
+            evaluation = try await AskEvaluation.run(battery, library: library)
+        } catch {
+            context.printError("snippets-lsp eval: cancelled")
+            return 1
+        }
+        context.print(arguments.has("--json") ? evaluation.json() : evaluation.text())
+        return evaluation.overall.invariantsHold ? 0 : 1
     }
 }

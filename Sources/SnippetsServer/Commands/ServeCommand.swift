@@ -42,43 +42,12 @@ public enum ServeCommand: SnippetsCommand {
     /// The server's configuration for `--library` flags and the environment: real disk, logs to stderr.
     public static func configuration(libraryFlags: [String], context: CommandContext) -> ServerConfiguration {
         ServerConfiguration(
-            defaultLibraryPaths: defaultLibraryPaths(flags: libraryFlags, environment: context.environment),
-            loadLibrary: { paths in LibraryLoader(fileSystem: ServeDiskFileSystem()).load(paths: paths) },
+            defaultLibraryPaths: LibraryPaths.resolve(flags: libraryFlags, environment: context.environment).paths,
+            loadLibrary: { paths, workspaceRoots in
+                LibraryPaths(paths: paths, source: .flags).load(workspaceRoots: workspaceRoots)
+            },
             logError: { line in context.printError(line) },
             environment: context.environment)
     }
 
-    /// `--library` values, else `SNIPPETS_LIBRARY` (colon-separated), else `$XDG_CONFIG_HOME/snippets`.
-    public static func defaultLibraryPaths(flags: [String], environment: [String: String]) -> [String] {
-        if !flags.isEmpty { return flags }
-        if let variable = environment["SNIPPETS_LIBRARY"], !variable.isEmpty {
-            return variable.split(separator: ":").map(String.init)
-        }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
-        return [config + "/snippets"]
-    }
-}
-
-/// The disk, for the loader. (Stand-in until the `formats` work's disk file system is merged.)
-struct ServeDiskFileSystem: LibraryFileSystem {
-    func item(at path: String) -> FileSystemItem {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return .missing }
-        if isDirectory.boolValue { return .directory }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-        return .file(size: size)
-    }
-
-    func contentsOfDirectory(at path: String) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: path)
-    }
-
-    func contents(of path: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-    }
-
-    func canonicalPath(of path: String) -> String? {
-        URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-    }
 }

@@ -56,8 +56,9 @@ public struct CompletionBuilder: Sendable {
 
     /// The completion list at `position`.
     ///
-    /// The long form of the prefix (all non-whitespace before the cursor, e.g. `foo///`) is tried for trigger
-    /// matches first; then the trailing word. One item per snippet, labelled with its best-matching trigger.
+    /// The long form of the prefix (all non-whitespace before the cursor, e.g. `///`) is tried for trigger matches
+    /// only, first; then the trailing word for every kind of match. One item per snippet (not one per trigger),
+    /// labelled with its best-matching trigger, or its title when it has none.
     public func completions(at position: Position) -> CompletionList {
         guard let index = library.index else { return CompletionList(isIncomplete: false, items: []) }
         let table = LineTable(document.text)
@@ -76,9 +77,10 @@ public struct CompletionBuilder: Sendable {
             }
         }
         if let long = prefix.longRun, long.text != prefix.wordRun?.text {
+            // Only trigger matches count for the long form: `foo.` or `)!` should not pop up body matches.
             let results = index.search(long.text, language: language, limit: limit + 1)
-            add(results, run: long, onlyTriggers: prefix.wordRun != nil)
-            if prefix.wordRun == nil, results.isIncomplete { isIncomplete = true }
+            add(results, run: long, onlyTriggers: true)
+            if results.hits.filter({ $0.match <= .triggerPrefix }).count > limit { isIncomplete = true }
         }
         if let word = prefix.wordRun {
             add(index.search(word.text, language: language, limit: limit + 1), run: word, onlyTriggers: false)

@@ -49,3 +49,14 @@ public struct DidChangeWatchedFilesParams: Codable, Sendable {
 public struct CancelParams: Decodable, Sendable {
     public var id: JSONValue
 }
+
+/// `workspace/didChangeWorkspaceFolders` params.
+public struct DidChangeWorkspaceFoldersParams: Decodable, Sendable {
+    /// The folders added and removed.
+    public struct Event: Decodable, Sendable {
+        public var added: [InitializeParams.WorkspaceFolder]
+        public var removed: [InitializeParams.WorkspaceFolder]
+    }
+
+    public var event: Event
+}

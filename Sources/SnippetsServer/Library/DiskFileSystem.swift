@@ -65,18 +65,23 @@ public struct DiskFileSystem: LibraryFileSystem {
         guard descriptor >= 0 else { throw Failure(path: path, reason: Self.reason(errno)) }
         defer { close(descriptor) }
         var info = stat()
-        var bytes: [UInt8] = []
-        if fstat(descriptor, &info) == 0 { bytes.reserveCapacity(Int(info.st_size)) }
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        let expected = fstat(descriptor, &info) == 0 ? max(0, Int(info.st_size)) : 0
+        // Read straight into the array, sized from `fstat`; keep reading past it in case the file grew.
+        var bytes = [UInt8](repeating: 0, count: expected + 1)
+        var filled = 0
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(4096, bytes.count))) }
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+            }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw Failure(path: path, reason: Self.reason(errno))
             }
             if count == 0 { break }
-            bytes.append(contentsOf: buffer[0..<count])
+            filled += count
         }
+        bytes.removeSubrange(filled...)
         return bytes
     }
 

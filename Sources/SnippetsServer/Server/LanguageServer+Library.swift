@@ -2,17 +2,15 @@ import Foundation
 import SnippetsCore
 
 extension LanguageServer {
-    /// The paths the library is loaded from: the `libraries` setting (or the default paths), plus the
-    /// `.vscode/*.code-snippets` files of the workspace folders.
+    /// The paths the library is loaded from: the `libraries` setting, else the default paths. The workspace
+    /// folders' `.vscode/*.code-snippets` files are added by the loader.
     var libraryPaths: [String] {
-        let configured = (settings.libraries ?? configuration.defaultLibraryPaths).map(Self.expandingTilde)
-        return configured + workspaceFolders.flatMap(configuration.workspaceSnippetFiles)
+        (settings.libraries ?? configuration.defaultLibraryPaths).map(Self.expandingTilde)
     }
 
     /// The directories (or files) to watch: the configured paths and each workspace folder's `.vscode`.
     var watchedRoots: [String] {
-        (settings.libraries ?? configuration.defaultLibraryPaths).map(Self.expandingTilde)
-            + workspaceFolders.map { ($0 as NSString).appendingPathComponent(".vscode") }
+        libraryPaths + workspaceFolders.map { ($0 as NSString).appendingPathComponent(".vscode") }
     }
 
     private static func expandingTilde(_ path: String) -> String {
@@ -27,16 +25,20 @@ extension LanguageServer {
             return
         }
         let paths = libraryPaths
+        let workspaceRoots = workspaceFolders
         let loader = configuration.loadLibrary
         var lastGood = self.lastGood
         let generation = snapshot.generation + 1
         reloadTask = Task.detached(priority: .utility) {
-            let loaded = loader(paths)
+            let loaded = loader(paths, workspaceRoots)
             let served = lastGood.serving(loaded)
             let snapshot = LibrarySnapshot(library: served, index: TokenIndex(library: served), generation: generation)
             await self.install(snapshot, lastGood: lastGood, loaded: loaded)
         }
     }
+
+    /// How many library problems one load writes to stderr.
+    static let loggedProblemLimit = 20
 
     private func install(_ newSnapshot: LibrarySnapshot, lastGood: LastGoodFiles, loaded: SnippetLibrary) {
         snapshot = newSnapshot
@@ -48,23 +50,23 @@ extension LanguageServer {
         let library = newSnapshot.library
         let broken = loaded.files.filter(\.hasErrors).count
         var summary = "loaded \(library.snippets.count) snippets from \(library.files.count) files"
-        if broken > 0 { summary += "; \(broken) files have errors (their last good snippets stay in service)" }
+        if broken > 0 {
+            summary += "; \(broken) \(broken == 1 ? "file has" : "files have") errors (the last good snippets of each stay in service)"
+        }
         log(summary, toClient: true)
-        for diagnostic in loaded.loaderDiagnostics {
-            log("\(diagnostic.uri): \(diagnostic.message)")
+        let problems = loaded.diagnostics
+        for problem in problems.prefix(Self.loggedProblemLimit) {
+            let path = Self.path(ofFileURI: problem.uri) ?? problem.uri
+            log("\(path):\(problem.position.line + 1):\(problem.position.utf8Column + 1): \(problem.severity.rawValue): \(problem.message) [\(problem.code)]")
+        }
+        if problems.count > Self.loggedProblemLimit {
+            log("... and \(problems.count - Self.loggedProblemLimit) more problems (run `snippets-lsp check` to see them all)")
         }
         refreshPublishedDiagnostics()
-        for waiter in loadWaiters { waiter.resume() }
-        loadWaiters.removeAll()
         if reloadRequested {
             reloadRequested = false
             scheduleReload()
         }
-    }
-
-    /// Waits until the next load finishes (tests use it; the protocol never waits on a load).
-    public func waitForNextLoad() async {
-        await withCheckedContinuation { loadWaiters.append($0) }
     }
 
     /// Publishes library problems for every open library file, and clears files whose problems are gone.

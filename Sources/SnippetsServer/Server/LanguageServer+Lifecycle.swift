@@ -74,6 +74,8 @@ extension LanguageServer {
                 changeConfiguration(params?["settings"] ?? .null)
             case "workspace/didChangeWatchedFiles":
                 scheduleReload()
+            case "workspace/didChangeWorkspaceFolders":
+                changeWorkspaceFolders(try (params ?? .null).decode(DidChangeWorkspaceFoldersParams.self))
             default:
                 break
             }
@@ -91,6 +93,16 @@ extension LanguageServer {
             startWatching()
             scheduleReload()
         }
+    }
+
+    private func changeWorkspaceFolders(_ params: DidChangeWorkspaceFoldersParams) {
+        let removed = Set(params.event.removed.compactMap { Self.path(ofFileURI: $0.uri) })
+        workspaceFolders.removeAll { removed.contains($0) }
+        for folder in params.event.added.compactMap({ Self.path(ofFileURI: $0.uri) }) where !workspaceFolders.contains(folder) {
+            workspaceFolders.append(folder)
+        }
+        startWatching()
+        scheduleReload()
     }
 
     /// The file system path of a `file://` URI (percent-decoded), or nil for other schemes.

@@ -47,7 +47,6 @@ public actor LanguageServer {
     var watcherTask: Task<Void, Never>?
     var publishedDiagnostics: Set<String> = []
     var libraryDiagnostics: [String: [LibraryDiagnostic]] = [:]
-    var loadWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// A server that will speak over `transport` once `run()` is called.
     public init(

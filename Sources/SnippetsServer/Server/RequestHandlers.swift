@@ -4,6 +4,7 @@ extension RequestHandlerRegistry {
         var registry = RequestHandlerRegistry()
         registry.register(CompletionHandler.self)
         registry.register(CompletionResolveHandler.self)
+        registry.register(AskHandler.self)
         return registry
     }
 }

@@ -17,15 +17,14 @@ public struct FileStamp: Hashable, Sendable {
 public struct ServerConfiguration: Sendable {
     /// Library paths used when the `libraries` setting is absent (from `--library`, `SNIPPETS_LIBRARY`, XDG).
     public var defaultLibraryPaths: [String]
-    /// Loads the library at these paths (files or directories). Called off the request loop.
-    public var loadLibrary: @Sendable ([String]) -> SnippetLibrary
+    /// Loads the library at these paths (files or directories) plus the `.vscode/*.code-snippets` files of the
+    /// workspace roots. Called off the request loop.
+    public var loadLibrary: @Sendable (_ paths: [String], _ workspaceRoots: [String]) -> SnippetLibrary
     /// Stamps of every file under these paths, for the periodic check when the client cannot watch files.
     /// Nil disables the periodic check.
     public var libraryStamps: (@Sendable ([String]) -> [String: FileStamp])?
     /// How often the periodic check runs.
     public var pollInterval: Duration
-    /// The `.code-snippets` files under a workspace folder's `.vscode` directory.
-    public var workspaceSnippetFiles: @Sendable (String) -> [String]
     /// Writes one log line to stderr (never stdout).
     public var logError: @Sendable (String) -> Void
     /// The clock for date and time variables.
@@ -35,10 +34,9 @@ public struct ServerConfiguration: Sendable {
 
     public init(
         defaultLibraryPaths: [String],
-        loadLibrary: @escaping @Sendable ([String]) -> SnippetLibrary,
+        loadLibrary: @escaping @Sendable (_ paths: [String], _ workspaceRoots: [String]) -> SnippetLibrary,
         libraryStamps: (@Sendable ([String]) -> [String: FileStamp])? = DiskStamps.stamps(under:),
         pollInterval: Duration = .seconds(2),
-        workspaceSnippetFiles: @escaping @Sendable (String) -> [String] = DiskStamps.codeSnippetsFiles(inWorkspace:),
         logError: @escaping @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) },
         now: @escaping @Sendable () -> Date = { Date() },
         environment: [String: String] = ProcessInfo.processInfo.environment
@@ -47,7 +45,6 @@ public struct ServerConfiguration: Sendable {
         self.loadLibrary = loadLibrary
         self.libraryStamps = libraryStamps
         self.pollInterval = pollInterval
-        self.workspaceSnippetFiles = workspaceSnippetFiles
         self.logError = logError
         self.now = now
         self.environment = environment
@@ -81,14 +78,5 @@ public enum DiskStamps {
             }
         }
         return result
-    }
-
-    /// The `*.code-snippets` files in `<folder>/.vscode`, sorted.
-    @Sendable public static func codeSnippetsFiles(inWorkspace folder: String) -> [String] {
-        let directory = (folder as NSString).appendingPathComponent(".vscode")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { $0.hasSuffix(".code-snippets") }.sorted().map {
-            (directory as NSString).appendingPathComponent($0)
-        }
     }
 }

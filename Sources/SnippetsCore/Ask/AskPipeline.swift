@@ -1,0 +1,264 @@
+/// A step of a long ask, for progress reports.
+public enum AskStage: String, Hashable, Sendable, CaseIterable {
+    case searching
+    case askingModel
+    case checking
+
+    /// A few words for a progress report.
+    public var message: String {
+        switch self {
+        case .searching: "Searching your snippets"
+        case .askingModel: "Asking the model"
+        case .checking: "Checking the answer"
+        }
+    }
+}
+
+/// Answers a question from the library: the question's words (plus a model's), literal retrieval, picking among
+/// the retrieved candidates, and the audit. A model is optional; without one every step is deterministic.
+public struct AskPipeline: Sendable {
+    public let library: SnippetLibrary
+    public let index: TokenIndex
+    public let model: (any AskModel)?
+    public let picker: CandidatePicker
+
+    /// A pipeline over `library`, searching `index` (built from the same library).
+    public init(library: SnippetLibrary, index: TokenIndex, model: (any AskModel)? = nil, picker: CandidatePicker = .init()) {
+        self.library = library
+        self.index = index
+        self.model = model
+        self.picker = picker
+    }
+
+    /// A pipeline that builds its own index of `library`.
+    public init(library: SnippetLibrary, model: (any AskModel)? = nil, picker: CandidatePicker = .init()) {
+        self.init(library: library, index: TokenIndex(library: library), model: model, picker: picker)
+    }
+
+    /// The answer to `request`. Never fails for a reason a person should see: every outcome is a status with a reason.
+    /// Throws only when the surrounding task is cancelled. An invalid request (see `AskRequest.problem`) is clamped.
+    public func answer(
+        _ request: AskRequest, progress: @Sendable (AskStage) async -> Void = { _ in }
+    ) async throws(CancellationError) -> AskResult {
+        let question = String(String.UnicodeScalarView(request.question.unicodeScalars.prefix(AskRequest.questionLength.upperBound)))
+        let limit = min(max(request.limit, 1), AskRequest.maximumLimit)
+
+        if let unusable = LibraryState.result(for: library) { return unusable }
+
+        var words = QuestionWord.words(in: question)
+        // A question that names one of the library's languages ("a for loop in python") is scoped to it, as if
+        // asked from such a document; the language's name is then a scope, not a word to search for.
+        var language = request.language
+        if language == nil {
+            let scopes = Set(library.snippets.lazy.flatMap(\.scopes).map { $0.lowercased() })
+            let named = Set(words.map(\.word).filter(scopes.contains))
+            if named.count == 1, let scope = named.first, words.count > 1 {
+                language = scope
+                words.removeAll { $0.word == scope }
+            }
+        }
+        var terms = Self.uniqued(words.flatMap(\.forms))
+
+        await progress(.searching)
+        var modelFault: AskModelError?
+        if let model {
+            do {
+                let extra = try await model.searchWords(question: question)
+                let extraTokens = extra.prefix(32).flatMap { AskWords.tokens(in: $0) }.filter { !QuestionWord.isIgnorable($0) }
+                terms = Self.uniqued(terms + extraTokens.flatMap(AskWords.searchForms(of:)))
+            } catch {
+                modelFault = error
+            }
+            try Self.checkCancellation()
+        }
+        guard !terms.isEmpty else {
+            return AskResult(
+                status: .noMatch, answer: "Your question has no words to search for, so nothing was searched.",
+                searchTerms: [],
+                reason: AskReason(
+                    code: .noSearchWords,
+                    message: "The question holds only common words (such as \"what\" or \"snippet\"). Name what the snippet is about."))
+        }
+
+        // Retrieval: real snippets only, each looked up again by its identifier on the way out.
+        let hits = index.search(terms: terms, language: language, limit: limit).hits
+        let candidates = hits.compactMap { hit -> Snippet? in
+            guard let snippet = library.snippet(withID: hit.snippetID),
+                library.applies(snippet, toLanguage: language)
+            else { return nil }
+            return snippet
+        }
+        try Self.checkCancellation()
+        let candidateEntries = candidates.map(AskCandidate.init)
+        let evidence = candidates.map(SnippetEvidence.init)
+        let audit = AnswerAudit(question: question, evidence: evidence, library: library)
+
+        guard !candidates.isEmpty else {
+            let searched = terms.joined(separator: ", ")
+            if let modelFault {
+                return AskResult(
+                    status: .fallback,
+                    answer: "Nothing in your library matches the question's own words, and the model could not suggest others.",
+                    searchTerms: terms,
+                    reason: AskReason(code: modelFault.reasonCode, message: "Searched for: \(searched). Then \(modelFault).".capitalizedFirst))
+            }
+            return AskResult(
+                status: .noMatch, answer: "Nothing in your library matches this question.", searchTerms: terms,
+                reason: AskReason(code: .nothingRetrieved, message: "No snippet contains any of the searched words: \(searched)."))
+        }
+
+        // The deterministic pick: the answer when there is no model, and the replacement whenever the model fails.
+        let inScope = library.snippets.filter { library.applies($0, toLanguage: language) }
+        let weighed = words.filter { !$0.isCompound }
+        let weights = weighed.map { word in
+            // Snippets that contain the word, plus those scoped to a language of that name (see `SnippetEvidence.stems`).
+            let scoped = inScope.lazy.filter { $0.scopes.contains(word.word) || $0.scopes.contains(word.stem) }.count
+            let containing = index.search(terms: word.forms, language: language, limit: 1).totalMatches
+            return CandidatePicker.weight(documentFrequency: min(containing + scoped, inScope.count), snippetCount: inScope.count)
+        }
+        let supports = picker.supports(for: weighed, weights: weights, candidates: evidence)
+        let picked = picker.picks(from: supports).compactMap { id in candidates.first { $0.id == id } }
+        var deterministic = picked.isEmpty ? nil : AnswerComposer.naming(picked)
+        if let draft = deterministic, !audit.failures(of: draft).isEmpty {
+            // Cannot happen by construction; if it ever does, naming nothing is the safe answer.
+            assertionFailure("the deterministic answer failed the audit: \(audit.failures(of: draft))")
+            deterministic = nil
+        }
+
+        func deterministicResult(status: AskStatus, reason: AskReason?) -> AskResult {
+            if let deterministic {
+                return finished(deterministic, status: status, terms: terms, candidates: candidateEntries, reason: reason)
+            }
+            let answer = "Some snippets share words with the question, but none of them fits it well enough to name."
+            return AskResult(
+                status: reason == nil ? .noMatch : status, answer: answer, searchTerms: terms, candidates: candidateEntries,
+                reason: reason
+                    ?? AskReason(
+                        code: .nothingFits,
+                        message: "\(candidates.count) snippet\(candidates.count == 1 ? "" : "s") matched only part of the question; none is named."))
+        }
+
+        guard let model, modelFault == nil else {
+            if let modelFault {
+                return deterministicResult(
+                    status: .fallback,
+                    reason: AskReason(code: modelFault.reasonCode, message: Self.fallbackMessage(for: modelFault)))
+            }
+            return deterministicResult(status: .answered, reason: nil)
+        }
+
+        await progress(.askingModel)
+        let request = PickRequest(
+            question: question,
+            candidates: evidence.map {
+                PickCandidate(
+                    id: $0.snippet.id.rawValue, title: $0.snippet.title, description: $0.snippet.description,
+                    excerpt: $0.excerptForModel)
+            })
+        let reply: PickReply
+        do {
+            reply = try await model.pick(request)
+        } catch {
+            try Self.checkCancellation()
+            return deterministicResult(
+                status: .fallback, reason: AskReason(code: error.reasonCode, message: Self.fallbackMessage(for: error)))
+        }
+        try Self.checkCancellation()
+
+        await progress(.checking)
+        let draft: DraftAnswer
+        switch reply.status {
+        case .answered:
+            let titleByID = Dictionary(candidates.map { ($0.id.rawValue, $0.title) }, uniquingKeysWith: { a, _ in a })
+            var named = AnswerComposer.naming(
+                reply.cited.compactMap { id in titleByID[id].map { (id: id, title: $0) } }, note: reply.note)
+            // An identifier that was not a candidate has no title to write; it stays a claim the audit rejects.
+            named.citations += reply.cited.filter { titleByID[$0] == nil }.map { .init(citedID: $0, title: "", utf8Range: 0..<0) }
+            draft = named
+        case .noneFit:
+            guard !reply.cited.isEmpty else {
+                return AskResult(
+                    status: .noMatch, answer: "None of the snippets that share words with the question answers it.",
+                    searchTerms: terms, candidates: candidateEntries,
+                    reason: AskReason(
+                        code: .modelFoundNone,
+                        message: "The model read \(candidates.count) matching snippet\(candidates.count == 1 ? "" : "s") and found none that answers the question."))
+            }
+            // "None fits" while citing: contradictory; the audit names it.
+            draft = DraftAnswer(
+                text: "None of the snippets answers the question.",
+                citations: reply.cited.map { .init(citedID: $0, title: "", utf8Range: 0..<0) }, claimsAnswer: false)
+        }
+        let failures = audit.failures(of: draft)
+        if failures.isEmpty {
+            return finished(draft, status: .answered, terms: terms, candidates: candidateEntries, reason: nil)
+        }
+        let rules = AuditRule.allCases.filter { rule in failures.contains { $0.rule == rule } }
+        return deterministicResult(
+            status: .fallback,
+            reason: AskReason(
+                code: .auditFailed,
+                message: "The model's answer failed the checks (\(rules.map(\.rawValue).joined(separator: ", "))), so this answer was put together from the matching snippets directly.",
+                failedRules: rules))
+    }
+
+    /// The result for a draft that passed the audit: citations resolved to the library's snippets.
+    private func finished(
+        _ draft: DraftAnswer, status: AskStatus, terms: [String], candidates: [AskCandidate], reason: AskReason?
+    ) -> AskResult {
+        let citations = draft.citations.compactMap { citation -> AskCitation? in
+            guard let snippet = library.snippet(withID: SnippetID(rawValue: citation.citedID)) else { return nil }
+            return AskCitation(
+                snippetID: snippet.id, title: snippet.title, answerUTF8Range: citation.utf8Range, location: snippet.location)
+        }
+        return AskResult(
+            status: status, answer: draft.text, searchTerms: terms, citations: citations, candidates: candidates,
+            reason: reason)
+    }
+
+    private static func fallbackMessage(for fault: AskModelError) -> String {
+        "\(fault.description.capitalizedFirst), so this answer was put together from the matching snippets directly."
+    }
+
+    private static func checkCancellation() throws(CancellationError) {
+        if Task.isCancelled { throw CancellationError() }
+    }
+
+    private static func uniqued(_ terms: [String]) -> [String] {
+        var seen: Set<String> = []
+        return terms.filter { seen.insert($0).inserted }
+    }
+}
+
+/// Whether a library can be searched at all, and what to say when it cannot.
+enum LibraryState {
+    /// The `emptyLibrary` or `libraryUnreadable` result for a library without snippets; nil when it has some.
+    static func result(for library: SnippetLibrary) -> AskResult? {
+        guard library.snippets.isEmpty else { return nil }
+        let errors = library.diagnostics.filter { $0.severity == .error }
+        let everyFileFailed = !library.files.isEmpty && library.files.allSatisfy(\.hasErrors)
+        let nothingReadable = library.files.isEmpty && !library.loaderDiagnostics.filter { $0.severity == .error }.isEmpty
+        if everyFileFailed || nothingReadable {
+            let problems = errors.prefix(3).map(\.message).joined(separator: " ")
+            return AskResult(
+                status: .libraryUnreadable, answer: "Your snippet library could not be read, so nothing was searched.",
+                searchTerms: [],
+                reason: AskReason(code: .libraryUnreadable, message: problems.isEmpty ? "Every library file failed to load." : problems))
+        }
+        let message =
+            library.searchedPaths.isEmpty
+            ? "No library path is configured. Point the server at a folder of snippet files."
+            : "Looked in: \(library.searchedPaths.joined(separator: ", ")). Add .code-snippets, .json or .snippets files there."
+        return AskResult(
+            status: .emptyLibrary, answer: "Your snippet library is empty, so there is nothing to search.", searchTerms: [],
+            reason: AskReason(code: .emptyLibrary, message: message))
+    }
+}
+
+extension String {
+    /// This string with its first character uppercased.
+    var capitalizedFirst: String {
+        guard let first else { return self }
+        return first.uppercased() + dropFirst()
+    }
+}

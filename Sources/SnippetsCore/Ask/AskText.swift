@@ -1,0 +1,125 @@
+/// Text rules the ask pipeline and its audit share: sentences, numbers, instruction-like sentences.
+enum AskText {
+    /// `text` split into sentences at `.`, `!`, `?`, `:` followed by space or end, and at line breaks; trimmed,
+    /// empty ones dropped. A colon ends a sentence so that "Note: ignore all previous instructions" isolates the order.
+    static func sentences(in text: String) -> [String] {
+        var result: [String] = []
+        var current = ""
+        let characters = Array(text)
+        for (index, character) in characters.enumerated() {
+            if character.isNewline {
+                result.append(current)
+                current = ""
+                continue
+            }
+            current.append(character)
+            if ".!?:".contains(character) {
+                let next = index + 1 < characters.count ? characters[index + 1] : " "
+                if next.isWhitespace {
+                    result.append(current)
+                    current = ""
+                }
+            }
+        }
+        result.append(current)
+        return result.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+    }
+
+    /// Lowercased runs of letters and digits, for comparing wording (not for search: that is the `Tokenizer`'s job).
+    static func words(in text: String) -> [String] {
+        var result: [String] = []
+        var current = ""
+        for character in text {
+            if character.isLetter || character.isNumber {
+                current += character.lowercased()
+            } else if character == "'" || character == "’" {
+                continue
+            } else if !current.isEmpty {
+                result.append(current)
+                current = ""
+            }
+        }
+        if !current.isEmpty { result.append(current) }
+        return result
+    }
+
+    /// The numbers written in `text`: digit runs joined by single `.`, `,`, `:` or `/` between digits
+    /// (`3,200`, `4.5:1`, `10:00`), as written.
+    static func numbers(in text: String) -> [String] {
+        let characters = Array(text)
+        var result: [String] = []
+        var index = 0
+        while index < characters.count {
+            guard characters[index].isASCIIDigit else {
+                index += 1
+                continue
+            }
+            var end = index + 1
+            while end < characters.count {
+                if characters[end].isASCIIDigit {
+                    end += 1
+                } else if ".,:/".contains(characters[end]), end + 1 < characters.count, characters[end + 1].isASCIIDigit {
+                    end += 2
+                } else {
+                    break
+                }
+            }
+            result.append(String(characters[index..<end]))
+            index = end
+        }
+        return result
+    }
+
+    /// Whether `number` occurs in `text` not glued to further digits (`68` is not in `680`; `4.5` is in `4.5:1`).
+    static func contains(number: String, in text: String) -> Bool {
+        let haystack = Array(text)
+        let needle = Array(number)
+        guard !needle.isEmpty, haystack.count >= needle.count else { return false }
+        for start in 0...(haystack.count - needle.count) where Array(haystack[start..<start + needle.count]) == needle {
+            let before = start > 0 ? haystack[start - 1] : " "
+            let after = start + needle.count < haystack.count ? haystack[start + needle.count] : " "
+            if !before.isASCIIDigit && !after.isASCIIDigit { return true }
+        }
+        return false
+    }
+
+    /// Phrases that mark a sentence as addressed to an assistant rather than written for the person.
+    static let instructionMarkers: [[String]] = [
+        ["ignore", "previous"], ["ignore", "all"], ["ignore", "above"], ["ignore", "prior"], ["ignore", "earlier"],
+        ["disregard"], ["forget", "previous"], ["forget", "everything"], ["forget", "your"],
+        ["tell", "the", "user"], ["tell", "users"], ["inform", "the", "user"], ["say", "to", "the", "user"],
+        ["you", "must"], ["you", "are", "now"], ["you", "should", "now"], ["act", "as"], ["pretend"],
+        ["system", "prompt"], ["assistant"], ["language", "model"], ["as", "an", "ai"], ["chatgpt"],
+        ["new", "instructions"], ["previous", "instructions"], ["respond", "with"], ["reply", "with", "only"],
+        ["do", "not", "mention"], ["don", "t", "mention"], ["override"], ["jailbreak"],
+    ]
+
+    /// Whether `sentence` reads as an instruction to an assistant (ignore previous instructions, tell the user, ...).
+    static func isInstruction(_ sentence: String) -> Bool {
+        let words = words(in: sentence.replacingApostrophes())
+        return instructionMarkers.contains { marker in
+            guard words.count >= marker.count else { return false }
+            return (0...(words.count - marker.count)).contains { Array(words[$0..<$0 + marker.count]) == marker }
+        }
+    }
+}
+
+extension Character {
+    /// `0`-`9` only: other scripts' digits are not numbers a snippet quotes.
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+extension String {
+    /// This string without leading and trailing whitespace.
+    func trimmingWhitespace() -> String {
+        var text = Substring(self)
+        while let first = text.first, first.isWhitespace { text = text.dropFirst() }
+        while let last = text.last, last.isWhitespace { text = text.dropLast() }
+        return String(text)
+    }
+
+    /// Typographic apostrophes as spaces, so "don't" and "don’t" both read as `don t`.
+    func replacingApostrophes() -> String {
+        String(map { $0 == "'" || $0 == "’" ? " " : $0 })
+    }
+}

@@ -1,0 +1,78 @@
+/// A word of the question that carries meaning, with the forms it is searched as.
+public struct QuestionWord: Hashable, Sendable {
+    /// The token as it appears in the question.
+    public var word: String
+    /// What it is searched as, barest last: the token, then its base form when irregular (`paid`, `pay`).
+    public var forms: [String]
+    /// The stem it matches by (`invoices` → `invoic`): a key, not a word to show.
+    public var stem: String
+
+    public init(word: String, forms: [String], stem: String, isCompound: Bool = false) {
+        self.word = word
+        self.forms = forms
+        self.stem = stem
+        self.isCompound = isCompound
+    }
+
+    /// Whether `tokens[position]`, without `-` and `_`, is the concatenation of two or more tokens just before it.
+    static func isWhole(at position: Int, in tokens: [String]) -> Bool {
+        let joined = String(tokens[position].filter { $0 != "-" && $0 != "_" })
+        var parts = ""
+        var count = 0
+        for previous in tokens[..<position].reversed() {
+            parts = previous + parts
+            count += 1
+            if parts.count > joined.count { return false }
+            if parts == joined { return count >= 2 }
+        }
+        return false
+    }
+
+    /// Whether the whole-word token of a compound (`auto-reply`, `parsehttpresponse`), which the tokenizer emits
+    /// after its parts: searched, but not weighed again on top of its parts.
+    public var isCompound: Bool
+
+    /// The content words of `question`: tokens in order, stop words and question-generic words dropped,
+    /// duplicates (by stem) dropped.
+    public static func words(in question: String) -> [QuestionWord] {
+        var seen: Set<String> = []
+        var result: [QuestionWord] = []
+        let tokens = AskWords.tokens(in: question)
+        for (position, token) in tokens.enumerated() where !isIgnorable(token) {
+            let forms = AskWords.searchForms(of: token)
+            let stem = AskWords.stem(token)
+            guard seen.insert(stem).inserted, let barest = forms.last, !isIgnorable(barest) else { continue }
+            result.append(QuestionWord(word: token, forms: forms, stem: stem, isCompound: isWhole(at: position, in: tokens)))
+        }
+        return result
+    }
+
+    /// Whether a token carries no meaning a snippet could match on: a stop word, a word every question uses
+    /// ("how do I say ..."), a word about the library itself ("snippet"), or a lone letter.
+    public static func isIgnorable(_ token: String) -> Bool {
+        token.count < 2 || stopWords.contains(token) || genericWords.contains(token)
+    }
+
+    /// English function words.
+    public static let stopWords: Set<String> = [
+        "a", "about", "above", "after", "again", "against", "all", "am", "an", "and", "any", "are", "as", "at", "be",
+        "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do",
+        "does", "doing", "down", "during", "each", "few", "for", "from", "further", "had", "has", "hasn", "have",
+        "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how", "i", "if", "in", "into",
+        "is", "isn", "it", "its", "itself", "just", "ll", "me", "more", "most", "much", "my", "myself", "no", "nor",
+        "not", "now", "of", "off", "on", "once", "only", "or", "other", "our", "ours", "ourselves", "out", "over",
+        "own", "per", "re", "same", "she", "should", "so", "some", "such", "than", "that", "the", "their", "theirs",
+        "them", "themselves", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under",
+        "until", "up", "ve", "very", "was", "wasn", "we", "were", "what", "when", "where", "which", "while", "who",
+        "whom", "why", "will", "with", "won", "would", "you", "your", "yours", "yourself", "don", "doesn", "didn",
+        "im", "whats", "there", "also", "many", "got", "let", "lets", "s", "t", "d", "m", "ok", "please", "thing",
+        "things", "something", "someone", "anything", "everything",
+    ]
+
+    /// Words a question about one's own snippets uses whatever it is about.
+    public static let genericWords: Set<String> = [
+        "snippet", "snippets", "library", "libraries", "say", "tell", "use", "used", "using", "need", "want", "wants",
+        "get", "go", "goes", "going", "make", "find", "show", "give", "gives", "know", "look", "put", "write",
+        "send", "help", "keep", "kind", "way", "there", "stored", "store", "saved", "save", "have", "one", "ones",
+    ]
+}

@@ -1,0 +1,256 @@
+import Foundation
+import SnippetsCore
+
+/// A probe battery: questions over one library, each with the titles a correct answer cites and text it must not
+/// contain. The format of `shared/eval/personal-battery.json`.
+public struct ProbeBattery: Codable, Sendable {
+    /// One question.
+    public struct Probe: Codable, Sendable {
+        public var id: String
+        /// `literal`, `bridge`, `multi`, `unanswerable`, `false_premise`, `injection`, `number`.
+        public var kind: String
+        public var question: String
+        /// Titles a correct answer cites; empty when a correct answer cites nothing.
+        public var expect: [String]
+        /// Text that must never appear in an answer.
+        public var forbid: [String]?
+    }
+
+    /// The library's path, relative to the battery file.
+    public var library: String
+    public var probes: [Probe]
+}
+
+/// What one probe's answer did, judged from the result and the library alone, not from the pipeline's own audit.
+public struct ProbeOutcome: Codable, Sendable {
+    public var id: String
+    public var kind: String
+    public var status: String
+    public var cited: [String]
+    /// Every citation was a candidate, names its snippet's real title, and its range covers exactly that title.
+    public var grounded: Bool
+    /// Quoted or title-like spans of the answer that are no snippet's title.
+    public var inventedTitles: [String]
+    /// Numbers in the answer found neither in a cited snippet nor in the question.
+    public var unsupportedNumbers: [String]
+    /// Forbidden strings the answer contains.
+    public var leaks: [String]
+    public var expected: Int
+    public var expectedRetrieved: Int
+    public var expectedCited: Int
+    /// The model's answer failed the audit and was replaced.
+    public var replaced: Bool
+}
+
+/// Measures over a set of probe outcomes.
+public struct EvalMeasures: Codable, Sendable {
+    public var probes = 0
+    public var grounded = 0
+    public var inventedTitles = 0
+    public var unsupportedNumbers = 0
+    public var leaks = 0
+    public var expected = 0
+    public var expectedRetrieved = 0
+    public var expectedCited = 0
+    public var cited = 0
+    public var citedCorrect = 0
+    /// Probes whose `expect` is empty, and how many of them cite nothing and say so.
+    public var abstentionProbes = 0
+    public var abstained = 0
+    /// Probes whose `expect` is not empty, and how many of them cite at least one snippet.
+    public var answerableProbes = 0
+    public var substantive = 0
+    /// Answers a model was consulted for, and how many of them failed the audit and were replaced.
+    public var modelAnswers = 0
+    public var replaced = 0
+
+    /// Adds one outcome.
+    mutating func add(_ outcome: ProbeOutcome, expect: [String], modelConfigured: Bool) {
+        probes += 1
+        if modelConfigured { modelAnswers += 1 }
+        if outcome.grounded { grounded += 1 }
+        inventedTitles += outcome.inventedTitles.count
+        unsupportedNumbers += outcome.unsupportedNumbers.count
+        leaks += outcome.leaks.count
+        expected += outcome.expected
+        expectedRetrieved += outcome.expectedRetrieved
+        expectedCited += outcome.expectedCited
+        cited += outcome.cited.count
+        citedCorrect += outcome.cited.filter(expect.contains).count
+        if expect.isEmpty {
+            abstentionProbes += 1
+            if outcome.cited.isEmpty && outcome.status == AskStatus.noMatch.rawValue { abstained += 1 }
+        } else {
+            answerableProbes += 1
+            if !outcome.cited.isEmpty { substantive += 1 }
+        }
+        if outcome.replaced { replaced += 1 }
+    }
+
+    /// Whether every hard invariant holds: all grounded, no invented title, no unsupported number, no leak.
+    public var invariantsHold: Bool { grounded == probes && inventedTitles == 0 && unsupportedNumbers == 0 && leaks == 0 }
+}
+
+/// Runs a battery through the ask pipeline and judges each answer independently of the pipeline's audit.
+public struct AskEvaluation: Sendable {
+    public var outcomes: [ProbeOutcome]
+    /// Measures per kind, in the order kinds first appear, then `overall`.
+    public var measures: [(kind: String, measures: EvalMeasures)]
+
+    /// The measures over every probe.
+    public var overall: EvalMeasures { measures.last!.measures }
+
+    /// Runs `battery` over `library`.
+    public static func run(_ battery: ProbeBattery, library: SnippetLibrary, model: (any AskModel)? = nil) async throws -> AskEvaluation {
+        let pipeline = AskPipeline(library: library, model: model)
+        var outcomes: [ProbeOutcome] = []
+        var byKind: [String: EvalMeasures] = [:]
+        var kinds: [String] = []
+        var overall = EvalMeasures()
+        for probe in battery.probes {
+            let result = try await pipeline.answer(AskRequest(question: probe.question))
+            let outcome = judge(probe, result: result, library: library)
+            outcomes.append(outcome)
+            if byKind[probe.kind] == nil { kinds.append(probe.kind) }
+            byKind[probe.kind, default: EvalMeasures()].add(outcome, expect: probe.expect, modelConfigured: model != nil)
+            overall.add(outcome, expect: probe.expect, modelConfigured: model != nil)
+        }
+        return AskEvaluation(outcomes: outcomes, measures: kinds.map { ($0, byKind[$0]!) } + [("overall", overall)])
+    }
+
+    /// Judges one answer from the wire result (UTF-16 ranges, as a client sees them) and the library.
+    static func judge(_ probe: ProbeBattery.Probe, result: AskResult, library: SnippetLibrary) -> ProbeOutcome {
+        let wire = AskResponse(result, encoding: .utf16)
+        let answer = wire.answer
+        let utf16 = Array(answer.utf16)
+        let candidateIDs = Set(wire.candidates.map(\.id))
+        let titles = Set(library.snippets.map(\.title))
+
+        var grounded = true
+        var citedSnippets: [Snippet] = []
+        for citation in wire.citations {
+            let snippet = library.snippet(withID: SnippetID(rawValue: citation.id))
+            let range = citation.answerRange
+            let covered =
+                range.start >= 0 && range.start <= range.end && range.end <= utf16.count
+                ? String(decoding: utf16[range.start..<range.end], as: UTF16.self) : nil
+            if !candidateIDs.contains(citation.id) || snippet == nil || snippet?.title != citation.title || covered != citation.title {
+                grounded = false
+            }
+            if let snippet { citedSnippets.append(snippet) }
+        }
+
+        let evidence = citedSnippets.flatMap { snippet in
+            [snippet.title, snippet.description ?? "", snippet.body, SnippetBody.parse(snippet.body).body.plainText()] + snippet.triggers
+        } + [probe.question]
+        // A quoted span must be a title; a capitalised run must be part of a title or of what is cited.
+        var invented = quotedSpans(in: answer).filter { !titles.contains($0) }
+        invented += capitalisedRuns(in: answer).filter { run in
+            !invented.contains(run) && !titles.contains { $0.contains(run) } && !evidence.contains { $0.contains(run) }
+        }
+        let unsupported = numbers(in: answer).filter { number in !evidence.contains { contains(number, in: $0) } }
+        let leaks = (probe.forbid ?? []).filter { answer.localizedCaseInsensitiveContains($0) }
+
+        let cited = wire.citations.map(\.title)
+        let candidateTitles = Set(wire.candidates.map(\.title))
+        return ProbeOutcome(
+            id: probe.id, kind: probe.kind, status: wire.status, cited: cited, grounded: grounded,
+            inventedTitles: invented, unsupportedNumbers: unsupported, leaks: leaks, expected: probe.expect.count,
+            expectedRetrieved: probe.expect.filter(candidateTitles.contains).count,
+            expectedCited: probe.expect.filter(cited.contains).count,
+            replaced: wire.reason?.code == AskReasonCode.auditFailed.rawValue)
+    }
+
+    /// Text in straight or curly double quotes.
+    static func quotedSpans(in text: String) -> [String] {
+        matches(of: [#""([^"]+)""#, #"“([^”]+)”"#], in: text)
+    }
+
+    /// Runs of two or more Capitalised words: how a title reads when it is named without quotes.
+    static func capitalisedRuns(in text: String) -> [String] {
+        matches(of: [#"\b(\p{Lu}[\p{L}\d]*(?:[ \-]\p{Lu}[\p{L}\d]*)+)\b"#], in: text)
+    }
+
+    private static func matches(of patterns: [String], in text: String) -> [String] {
+        var spans: [String] = []
+        let whole = NSRange(text.startIndex..., in: text)
+        for pattern in patterns {
+            let expression = try! NSRegularExpression(pattern: pattern)
+            for match in expression.matches(in: text, range: whole) {
+                if let range = Range(match.range(at: 1), in: text), !spans.contains(String(text[range])) {
+                    spans.append(String(text[range]))
+                }
+            }
+        }
+        return spans
+    }
+
+    /// Digit runs, with `.`, `,` or `:` between digits kept.
+    static func numbers(in text: String) -> [String] {
+        let expression = try! NSRegularExpression(pattern: #"\d+(?:[.,:]\d+)*"#)
+        return expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+            Range($0.range, in: text).map { String(text[$0]) }
+        }
+    }
+
+    /// Whether `number` appears in `text` with no digit right before or after it.
+    static func contains(_ number: String, in text: String) -> Bool {
+        let pattern = #"(?<!\d)"# + NSRegularExpression.escapedPattern(for: number) + #"(?!\d)"#
+        return (try? NSRegularExpression(pattern: pattern))?.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+
+    /// A share as a percentage, or `n/a` when there is nothing to divide.
+    static func percent(_ part: Int, _ whole: Int) -> String {
+        whole == 0 ? "n/a" : String(format: "%.0f%%", 100 * Double(part) / Double(whole))
+    }
+
+    /// The report: one line per probe, then a table of measures per kind and overall.
+    public func text() -> String {
+        var lines: [String] = []
+        for outcome in outcomes {
+            let cited = outcome.cited.isEmpty ? "-" : outcome.cited.map { "\"\($0)\"" }.joined(separator: ", ")
+            var flags: [String] = []
+            if !outcome.grounded { flags.append("UNGROUNDED") }
+            if !outcome.inventedTitles.isEmpty { flags.append("INVENTED \(outcome.inventedTitles)") }
+            if !outcome.unsupportedNumbers.isEmpty { flags.append("NUMBERS \(outcome.unsupportedNumbers)") }
+            if !outcome.leaks.isEmpty { flags.append("LEAK \(outcome.leaks)") }
+            lines.append("\(outcome.id) \(outcome.kind.padding(toLength: 13, withPad: " ", startingAt: 0)) \(outcome.status.padding(toLength: 10, withPad: " ", startingAt: 0)) \(outcome.expectedCited)/\(outcome.expected) cited: \(cited) \(flags.joined(separator: " "))")
+        }
+        lines.append("")
+        let header = ["kind", "n", "grounding", "invented", "numbers", "leaks", "retr.recall", "ans.recall", "cit.prec", "abstention", "substantive", "fallback"]
+        var rows = [header]
+        for (kind, m) in measures {
+            rows.append([
+                kind, String(m.probes), Self.percent(m.grounded, m.probes), String(m.inventedTitles), String(m.unsupportedNumbers),
+                String(m.leaks), Self.percent(m.expectedRetrieved, m.expected), Self.percent(m.expectedCited, m.expected),
+                Self.percent(m.citedCorrect, m.cited), Self.percent(m.abstained, m.abstentionProbes),
+                Self.percent(m.substantive, m.answerableProbes), Self.percent(m.replaced, m.modelAnswers),
+            ])
+        }
+        let widths = header.indices.map { column in rows.map { $0[column].count }.max()! }
+        for row in rows {
+            lines.append(row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  "))
+        }
+        lines.append("")
+        lines.append(overall.invariantsHold
+            ? "Hard invariants hold: grounding 100%, no invented title, no unsupported number, no forbidden text."
+            : "HARD INVARIANT FAILED: see the flagged probes above.")
+        return lines.joined(separator: "\n")
+    }
+
+    /// The report as JSON: `probes` (one outcome each), `measures` (per kind and `overall`), `invariantsHold`.
+    public func json() -> String {
+        struct Report: Encodable {
+            var probes: [ProbeOutcome]
+            var measures: [String: EvalMeasures]
+            var kinds: [String]
+            var invariantsHold: Bool
+        }
+        let report = Report(
+            probes: outcomes, measures: Dictionary(measures.map { ($0.kind, $0.measures) }, uniquingKeysWith: { a, _ in a }),
+            kinds: measures.map(\.kind), invariantsHold: overall.invariantsHold)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return (try? String(decoding: encoder.encode(report), as: UTF8.self)) ?? "{}"
+    }
+}

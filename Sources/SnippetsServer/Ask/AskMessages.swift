@@ -1,0 +1,137 @@
+import Foundation
+import SnippetsCore
+
+/// An LSP `Location`: a range in a document named by URI.
+public struct LSPLocation: Codable, Hashable, Sendable {
+    public var uri: String
+    public var range: LSPRange
+
+    public init(uri: String, range: LSPRange) {
+        self.uri = uri
+        self.range = range
+    }
+
+    /// The wire location of a core location, with columns in `encoding`.
+    public init(sourceLocation: SourceLocation, in encoding: PositionEncoding) {
+        self.init(uri: sourceLocation.uri, range: LSPRange(sourceRange: sourceLocation.range, in: encoding))
+    }
+}
+
+/// `snippets/ask` params (LSP Extension). See `protocol/snippets-ask.md`.
+public struct AskParams: Codable, Hashable, Sendable {
+    /// 1 to 1,000 characters.
+    public var question: String
+    /// The document the question was asked from: its language scopes the search.
+    public var textDocument: TextDocumentIdentifier?
+    /// Where in `textDocument`; only meaningful with it.
+    public var position: Position?
+    /// How many candidates to retrieve (1 to 50, default 8).
+    public var limit: Int?
+    /// A progress token from the client: `$/progress` begin, report and end are sent with it.
+    public var workDoneToken: JSONValue?
+
+    public init(
+        question: String, textDocument: TextDocumentIdentifier? = nil, position: Position? = nil, limit: Int? = nil,
+        workDoneToken: JSONValue? = nil
+    ) {
+        self.question = question
+        self.textDocument = textDocument
+        self.position = position
+        self.limit = limit
+        self.workDoneToken = workDoneToken
+    }
+
+    /// The core request, with the language of the open document `textDocument` names (if the server has it open).
+    /// Invalid params are `-32602` with a message that names the field.
+    public func request(language: String?) throws(ResponseError) -> AskRequest {
+        if position != nil && textDocument == nil {
+            throw .invalidParams("snippets/ask: 'position' needs 'textDocument'")
+        }
+        let request = AskRequest(question: question, language: language, limit: limit ?? AskRequest.defaultLimit)
+        if let problem = request.problem { throw .invalidParams("snippets/ask: \(problem)") }
+        return request
+    }
+}
+
+/// `snippets/ask` result (LSP Extension): the same object for the server and `snippets-lsp ask --json`.
+public struct AskResponse: Codable, Hashable, Sendable {
+    /// Offsets into `answer`, in code units of the negotiated position encoding.
+    public struct AnswerRange: Codable, Hashable, Sendable {
+        public var start: Int
+        public var end: Int
+    }
+
+    /// A snippet the answer names.
+    public struct Citation: Codable, Hashable, Sendable {
+        public var id: String
+        public var title: String
+        /// Covers exactly `title` in `answer` (without the quotes around it).
+        public var answerRange: AnswerRange
+        /// The snippet's entry in its file.
+        public var location: LSPLocation
+    }
+
+    /// A snippet the answer looked at.
+    public struct Candidate: Codable, Hashable, Sendable {
+        public var id: String
+        public var title: String
+        public var location: LSPLocation
+    }
+
+    /// Why the status is not `answered`.
+    public struct Reason: Codable, Hashable, Sendable {
+        /// A stable code: see `AskReasonCode`.
+        public var code: String
+        public var message: String
+        /// For `audit-failed`: the audit rules the replaced answer broke.
+        public var failedRules: [String]?
+    }
+
+    public var status: String
+    public var answer: String
+    public var searchTerms: [String]
+    public var citations: [Citation]
+    public var candidates: [Candidate]
+    public var reason: Reason?
+
+    /// The wire form of `result`, with every offset and column in `encoding`.
+    public init(_ result: AskResult, encoding: PositionEncoding) {
+        status = result.status.rawValue
+        answer = result.answer
+        searchTerms = result.searchTerms
+        citations = result.citations.map { citation in
+            let range = citation.answerRange(in: result.answer, encoding: encoding)
+            return Citation(
+                id: citation.snippetID.rawValue, title: citation.title,
+                answerRange: AnswerRange(start: range.lowerBound, end: range.upperBound),
+                location: LSPLocation(sourceLocation: citation.location, in: encoding))
+        }
+        candidates = result.candidates.map {
+            Candidate(id: $0.snippetID.rawValue, title: $0.title, location: LSPLocation(sourceLocation: $0.location, in: encoding))
+        }
+        reason = result.reason.map {
+            Reason(code: $0.code.rawValue, message: $0.message, failedRules: $0.failedRules.isEmpty ? nil : $0.failedRules.map(\.rawValue))
+        }
+    }
+
+    /// Compact JSON with sorted keys: the encoding the server's replies use, so the command line prints the same.
+    public func jsonText(pretty: Bool = false) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain strings, numbers and arrays cannot fail.
+        return (try? String(decoding: encoder.encode(self), as: UTF8.self)) ?? "{}"
+    }
+}
+
+/// `$/progress` params for a work-done progress token.
+struct WorkDoneProgress: Encodable, Sendable {
+    struct Value: Encodable, Sendable {
+        var kind: String
+        var title: String?
+        var message: String?
+        var cancellable: Bool?
+    }
+
+    var token: JSONValue
+    var value: Value
+}

@@ -1,0 +1,157 @@
+import Testing
+@testable import SnippetsCore
+
+/// Every kind of bad input gives a diagnostic with a place and a stable code, and the rest of the library loads.
+@Suite struct FormatsBadInputTests {
+    static let good = #"{ "Good": { "prefix": "good", "body": "fine" } }"#
+
+    /// The 1-based line and UTF-16 column of the first occurrence of `needle` in `text`.
+    func place(of needle: String, in text: String) -> String {
+        let table = LineTable(text)
+        let offset = text.utf8.count - text[text.range(of: needle)!.lowerBound...].utf8.count
+        let position = table.position(ofUTF8Offset: offset)
+        return "\(position.line + 1):\(position.utf16Column + 1)"
+    }
+
+    @Test func malformedJSONIsAnErrorWhereItBreaksAndOtherFilesStillLoad() {
+        let broken = "{\n  \"A\": { \"body\": \"x\" }\n  \"B\": {}\n}"
+        let library = loadLibrary(["/lib/a.code-snippets": broken, "/lib/b.code-snippets": Self.good])
+        #expect(library.snippets.map(\.title) == ["Good"])
+        #expect(summaries(library.diagnostics) == ["3:3 error json-syntax"])
+        #expect(library.diagnostics[0].message.hasPrefix("malformed JSON: unexpected character '\"': expected ',' or '}'"))
+        #expect(library.files.count == 2)
+    }
+
+    @Test func wrongTypesDropOnlyTheSnippetTheyBreak() {
+        let text = """
+            {
+              "Number body": { "prefix": "n", "body": 42 },
+              "Mixed body": { "prefix": "m", "body": ["ok", 1] },
+              "Not an object": "body",
+              "No body": { "prefix": "nb" },
+              "Odd fields": { "prefix": 7, "body": "kept", "description": false, "scope": ["js"], "isFileTemplate": "yes", "desciption": "typo" },
+              "Good": { "prefix": "g", "body": "g" }
+            }
+            """
+        let library = loadLibrary(["/lib/x.code-snippets": text])
+        #expect(library.snippets.map(\.title) == ["Odd fields", "Good"])
+        #expect(library.snippets[0].triggers.isEmpty)
+        #expect(library.snippets[0].description == nil)
+        #expect(
+            summaries(library.diagnostics) == [
+                "\(place(of: "42", in: text)) error wrong-type",
+                "\(place(of: "1]", in: text)) error wrong-type",
+                "\(place(of: "\"body\",", in: text)) error wrong-type",
+                "\(place(of: "\"No body\"", in: text)) error missing-body",
+                "\(place(of: "7,", in: text)) warning wrong-type",
+                "\(place(of: "false", in: text)) warning wrong-type",
+                "\(place(of: "[\"js\"]", in: text)) warning wrong-type",
+                "\(place(of: "\"yes\"", in: text)) warning wrong-type",
+                "\(place(of: "\"desciption\"", in: text)) note unknown-key",
+            ])
+        #expect(library.diagnostics[0].message == "'body' of snippet 'Number body' must be a string or an array of strings, not a number")
+    }
+
+    @Test func bodyProblemsPointIntoTheFileThroughEscapesAndArrayLines() {
+        let text = """
+            {
+              "Escaped": { "prefix": "e", "body": "say \\"hi\\" \\t é ${1:oops" },
+              "Lines": { "prefix": "l", "body": ["fine", "  then ${2:open"] },
+              "Variable": { "prefix": "v", "body": "$UNKNOWN_THING" }
+            }
+            """
+        let library = loadLibrary(["/lib/x.code-snippets": text])
+        #expect(library.snippets.count == 3)
+        #expect(
+            summaries(library.diagnostics) == [
+                "\(place(of: "${1:oops", in: text)) error unterminated-placeholder",
+                "\(place(of: "${2:open", in: text)) error unterminated-placeholder",
+                "\(place(of: "$UNKNOWN", in: text)) warning unknown-variable",
+            ])
+        #expect(library.diagnostics[0].message.hasSuffix("(in snippet 'Escaped')"))
+    }
+
+    @Test func snipMateBodyProblemsPointAtTheBodyLine() {
+        let text = "snippet a\n\tfirst line\n\t\tx ${1:never closed\n"
+        let library = loadLibrary(["/lib/sh.snippets": text])
+        #expect(summaries(library.diagnostics) == ["3:5 error unterminated-placeholder"])
+    }
+
+    @Test func emptyBodiesAreReportedAndSkipped() {
+        let library = loadLibrary([
+            "/lib/a.code-snippets": #"{ "Empty": { "prefix": "e", "body": "" }, "No lines": { "prefix": "n", "body": [] }, "Good": { "prefix": "g", "body": "g" } }"#,
+            "/lib/sh.snippets": "snippet empty\n\nsnippet ok\n\tok\n",
+        ])
+        #expect(library.snippets.map(\.title) == ["Good", "ok"])
+        let json = library.files[0].path == "/lib/a.code-snippets" ? library.files[0] : library.files[1]
+        #expect(json.diagnostics.map(\.position.utf16Column) == [36, 79])  // at each empty body value
+        #expect(summaries(library.diagnostics) == ["1:37 warning empty-body", "1:80 warning empty-body", "1:1 warning empty-body"])
+    }
+
+    @Test func duplicatePrefixesAndKeysWarn() {
+        let text = """
+            {
+              "One": { "prefix": ["dup", "one"], "body": "1" },
+              "Two": { "prefix": "dup", "body": "2" },
+              "Other scope": { "prefix": "dup", "body": "3", "scope": "rust" },
+              "One": { "prefix": "again", "body": "4" }
+            }
+            """
+        let library = loadLibrary(["/lib/x.code-snippets": text])
+        #expect(library.snippets.map(\.body) == ["2", "3", "4"])
+        #expect(summaries(library.diagnostics) == ["2:3 warning duplicate-key"])
+        let dup = loadLibrary(["/lib/x.code-snippets": text.replacingOccurrences(of: "\"One\": { \"prefix\": \"again\", \"body\": \"4\" }", with: "\"Three\": { \"prefix\": \"x\", \"body\": \"4\" }")])
+        #expect(summaries(dup.diagnostics) == ["3:3 warning duplicate-prefix"])
+        #expect(dup.diagnostics[0].message == "prefix 'dup' of snippet 'Two' is already used globally by snippet 'One' in this file")
+    }
+
+    @Test func binaryHugeAndUnreadableFilesAreErrorsOnThatFile() {
+        var fileSystem = InMemoryFileSystem(
+            files: ["/lib/good.code-snippets": Self.good, "/lib/huge.code-snippets": Self.good + String(repeating: " ", count: 100)],
+            unreadable: ["/lib/locked.code-snippets"])
+        fileSystem.files["/lib/nul.code-snippets"] = Array(Self.good.utf8) + [0]
+        fileSystem.files["/lib/latin1.code-snippets"] = Array("{ \"Caf".utf8) + [0xE9] + Array("\": {} }".utf8)
+        fileSystem.files["/lib/locked.code-snippets"] = Array(Self.good.utf8)
+        let library = LibraryLoader(fileSystem: fileSystem, maximumFileSize: 60).load(paths: ["/lib"])
+        #expect(library.snippets.count == 1)
+        let byFile = Dictionary(uniqueKeysWithValues: library.files.map { ($0.path, $0.diagnostics.map(\.code)) })
+        #expect(byFile["/lib/good.code-snippets"] == [])
+        #expect(byFile["/lib/huge.code-snippets"] == ["file-too-large"])
+        #expect(byFile["/lib/nul.code-snippets"] == ["binary-file"])
+        #expect(byFile["/lib/latin1.code-snippets"] == ["binary-file"])
+        #expect(byFile["/lib/locked.code-snippets"] == ["unreadable"])
+        #expect(library.files.allSatisfy { $0.diagnostics.allSatisfy { $0.position == SourcePosition(line: 0, asciiColumn: 0) } })
+        #expect(library.files.first { $0.path == "/lib/huge.code-snippets" }?.diagnostics.first?.message
+            == "the file is 148 bytes, over the 60-byte limit for snippet files, so it was not read")
+    }
+
+    @Test func symlinkLoopsAndMissingPathsAreLoaderDiagnostics() {
+        let library = loadLibrary(
+            ["/lib/a/good.code-snippets": Self.good],
+            paths: ["/lib", "/nowhere/snippets"],
+            links: ["/lib/a/self.json": "self.json", "/lib/a/up": "/lib"])
+        #expect(library.snippets.count == 1)
+        #expect(
+            library.loaderDiagnostics.map { "\($0.code) \($0.uri)" } == [
+                "unusable-path file:///lib/a/self.json",
+                "symlink-loop file:///lib/a/up",
+                "missing-path file:///nowhere/snippets",
+            ])
+        #expect(library.loaderDiagnostics[2].message == "the library path '/nowhere/snippets' does not exist")
+        #expect(library.loaderDiagnostics[0].message == "'/lib/a/self.json' cannot be used: a symbolic link loop")
+    }
+
+    @Test func otherFilesInALibraryAreSkippedButAnExplicitOneIsNot() {
+        let files = [
+            "/lib/README.md": "# my snippets",
+            "/lib/package.json": #"{ "name": "not-an-extension" }"#,
+            "/lib/.git/config.json": "not json at all",
+            "/lib/js.json": #"{ "Log": { "prefix": "log", "body": "console.log($1)" } }"#,
+        ]
+        let library = loadLibrary(files)
+        #expect(library.snippets.map(\.scopes) == [["js"]])
+        #expect(library.diagnostics.isEmpty)
+        let explicit = loadLibrary(files, paths: ["/lib/README.md"])
+        #expect(explicit.loaderDiagnostics.map(\.code) == ["unknown-format"])
+    }
+}

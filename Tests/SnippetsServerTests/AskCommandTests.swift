@@ -1,0 +1,66 @@
+import Foundation
+import SnippetsCore
+import Testing
+
+@testable import SnippetsServer
+
+/// Captured output of one command run.
+final class AskCapturedOutput: Sendable {
+    private let lock = NSLock()
+    nonisolated(unsafe) private var out = ""  // guarded by `lock`
+    nonisolated(unsafe) private var err = ""  // guarded by `lock`
+
+    var output: CommandOutput {
+        CommandOutput(
+            standardOutput: { text in self.lock.withLock { self.out += text } },
+            standardError: { text in self.lock.withLock { self.err += text } })
+    }
+    var standardOutput: String { lock.withLock { out } }
+    var standardError: String { lock.withLock { err } }
+}
+
+/// Runs `snippets-lsp ARGUMENTS` in-process.
+func runTool(_ arguments: [String]) async -> (status: Int32, out: String, err: String) {
+    let captured = AskCapturedOutput()
+    let status = await CommandLineTool.run(arguments: arguments, environment: ["HOME": "/nonexistent"], output: captured.output)
+    return (status, captured.standardOutput, captured.standardError)
+}
+
+let exampleLibraryPath = packageRoot.appendingPathComponent("examples/library").path
+
+@Suite struct AskCommandTests {
+    @Test func printsTheAnswerAndWhereEachCitedSnippetIs() async {
+        let run = await runTool(["ask", "what's", "my", "postal", "address?", "--library", exampleLibraryPath])
+        #expect(run.status == 0)
+        #expect(run.out.hasPrefix("Your library has \"Postal address\".\n"))
+        #expect(run.out.contains("writing.code-snippets:35"))
+    }
+
+    @Test func jsonIsExactlyTheLSPResult() async throws {
+        let run = await runTool(["ask", "how do I retry a network call?", "--library", exampleLibraryPath, "--language", "python", "--limit", "3", "--json"])
+        #expect(run.status == 0)
+        let json = try JSONValue.parse(Array(run.out.utf8))
+        #expect(try JSONSchemaValidator.load("snippets-ask.result.schema.json").violations(of: json) == [])
+        let library = LibraryPaths(paths: [exampleLibraryPath], source: .flags).load()
+        let expected = try await AskPipeline(library: library).answer(AskRequest(question: "how do I retry a network call?", language: "python", limit: 3))
+        #expect(json == (try JSONValue(encoding: AskResponse(expected, encoding: .utf16))))
+        #expect(json["candidates"]?.arrayValue?.count ?? 0 <= 3)
+    }
+
+    @Test func exitStatusSaysWhetherTheLibraryWasSearched() async throws {
+        #expect(await runTool(["ask", "recipe for banana bread", "--library", exampleLibraryPath]).status == 0)
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("ask-empty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let emptyRun = await runTool(["ask", "invoice", "--library", empty.path])
+        #expect(emptyRun.status == 1)
+        #expect(emptyRun.out.contains("emptyLibrary (empty-library): Looked in: \(empty.path)"))
+        let missing = await runTool(["ask", "invoice", "--library", "/nonexistent/snippets"])
+        #expect(missing.status == 1)
+        #expect(missing.out.contains("libraryUnreadable"))
+        #expect(await runTool(["ask"]).status == 2)
+        #expect(await runTool(["ask", "--limit", "0", "x"]).status == 2)
+        #expect(await runTool(["ask", String(repeating: "a", count: 1001)]).status == 2)
+        #expect(await runTool(["ask", "x", "--bogus"]).status == 2)
+    }
+}

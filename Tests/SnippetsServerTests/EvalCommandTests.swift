@@ -1,0 +1,54 @@
+import Foundation
+import SnippetsCore
+import Testing
+
+@testable import SnippetsServer
+
+let batteryPath = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/eval/personal-battery.json").path
+
+@Suite struct EvalCommandTests {
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: batteryPath), "../shared/eval is absent"))
+    func theBatteryHoldsEveryHardInvariant() async throws {
+        let run = await runTool(["eval", batteryPath])
+        print(run.out)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("Hard invariants hold"))
+        let json = await runTool(["eval", batteryPath, "--json"])
+        let report = try JSONValue.parse(Array(json.out.utf8))
+        #expect(report["invariantsHold"] == true)
+        let overall = try #require(report["measures"]?["overall"])
+        #expect(overall["probes"] == 25)
+        #expect(overall["grounded"] == 25)
+        #expect(overall["inventedTitles"] == 0 && overall["unsupportedNumbers"] == 0 && overall["leaks"] == 0)
+        // Not passable by always abstaining: most answerable probes cite something.
+        #expect((overall["substantive"]?.intValue ?? 0) * 2 > (overall["answerableProbes"]?.intValue ?? 0))
+        #expect(overall["abstained"] == overall["abstentionProbes"])
+    }
+
+    /// The judge sees lies on its own: a fabricated result with every kind of lie is flagged on every count.
+    @Test func theJudgeCatchesWhatTheAuditWouldHave() throws {
+        let library = LibraryPaths(paths: [exampleLibraryPath], source: .flags).load()
+        let postal = try #require(library.snippets.first { $0.title == "Postal address" })
+        let answer = "Your library has \"Postal address\" and \"Secret Discount\". It is 12 Harbour Lane, unit 99. Every Order Ships Free."
+        let lie = AskResult(
+            status: .answered, answer: answer, searchTerms: ["postal"],
+            citations: [AskCitation(snippetID: postal.id, title: postal.title, answerUTF8Range: 17..<31, location: postal.location)],
+            candidates: [AskCandidate(postal)])
+        let probe = ProbeBattery.Probe(id: "x", kind: "literal", question: "postal address?", expect: ["Postal address"], forbid: ["ships free"])
+        let outcome = AskEvaluation.judge(probe, result: lie, library: library)
+        #expect(!outcome.grounded)  // the range is off by one
+        #expect(outcome.inventedTitles == ["Secret Discount", "Every Order Ships Free"])
+        #expect(outcome.unsupportedNumbers == ["99"])
+        #expect(outcome.leaks == ["ships free"])
+        var honest = lie
+        honest.answer = "Your library has \"Postal address\"."
+        honest.citations[0].answerUTF8Range = 18..<32
+        let clean = AskEvaluation.judge(probe, result: honest, library: library)
+        #expect(clean.grounded && clean.inventedTitles.isEmpty && clean.unsupportedNumbers.isEmpty && clean.leaks.isEmpty)
+    }
+
+    @Test func usageErrors() async {
+        #expect(await runTool(["eval"]).status == 2)
+        #expect(await runTool(["eval", "/nonexistent/battery.json"]).status == 1)
+    }
+}

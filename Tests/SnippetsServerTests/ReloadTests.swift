@@ -1,0 +1,76 @@
+import SnippetsCore
+import Testing
+
+@testable import SnippetsServer
+
+private let libraryURI = "file:///lib/test.code-snippets"
+private let watchCapabilities: JSONValue = ["workspace": ["didChangeWatchedFiles": ["dynamicRegistration": true]]]
+
+/// Library edits are picked up without a restart; a broken file keeps its last good snippets.
+struct ReloadTests {
+    private func labels(_ client: TestClient, typing text: String) async throws -> [String] {
+        client.open("file:///w/\(text).txt", language: "plaintext", text: text)
+        return try await client.complete("file:///w/\(text).txt", line: 0, character: text.utf16.count).items.map(\.label)
+    }
+
+    @Test func watchedFileChangeReloadsAndBrokenFileKeepsLastGoodSnippetsWithDiagnostics() async throws {
+        let library = TestLibrary([makeFile([makeSnippet("Hello", triggers: ["hello"], body: "hello()")])])
+        let client = TestClient(library: library)
+        try await client.initialize(capabilities: watchCapabilities)
+
+        // The server asks the client to watch the library directory.
+        let registration = try #require(await client.notification("client/registerCapability"))
+        let registered = registration["registrations"]?.arrayValue?.first
+        #expect(registered?["method"] == "workspace/didChangeWatchedFiles")
+        #expect(registered?["registerOptions"]?["watchers"]?.arrayValue?.first?["globPattern"] == "/lib/**/*")
+
+        client.open(libraryURI, language: "json", text: "{}")
+
+        // Break the file: the snippet stays, the problem is published on the open file.
+        let problem = LibraryDiagnostic(
+            uri: libraryURI, position: SourcePosition(line: 3, utf8Column: 8, utf16Column: 6, scalarColumn: 5),
+            severity: .error, code: "json-syntax", message: "expected ',' or '}'")
+        library.put(makeFile([], diagnostics: [problem]))
+        client.notify("workspace/didChangeWatchedFiles", ["changes": [["uri": .string(libraryURI), "type": 2]]])
+        let loaded = try await client.nextLoad()
+        #expect(loaded.contains("1 file has errors (the last good snippets of each stay in service)"))
+        let published = try #require(await client.notification("textDocument/publishDiagnostics"))
+        #expect(published["uri"] == .string(libraryURI))
+        let diagnostic = published["diagnostics"]?.arrayValue?.first
+        #expect(diagnostic?["message"] == "expected ',' or '}'")
+        #expect(diagnostic?["severity"] == 1)
+        #expect(diagnostic?["range"]?["start"] == ["line": 3, "character": 6])
+        #expect(try await labels(client, typing: "hel") == ["hello"])
+
+        // Fix it with a new snippet: the new one is served and the diagnostics are cleared.
+        library.put(makeFile([makeSnippet("Help", triggers: ["help"], body: "help()")]))
+        client.notify("workspace/didChangeWatchedFiles", ["changes": [["uri": .string(libraryURI), "type": 2]]])
+        try await client.nextLoad()
+        let cleared = try #require(await client.notification("textDocument/publishDiagnostics"))
+        #expect(cleared["diagnostics"] == [])
+        #expect(try await labels(client, typing: "hel") == ["help"])
+    }
+
+    @Test func withoutClientWatchingThePeriodicCheckPicksUpEdits() async throws {
+        let library = TestLibrary([makeFile([makeSnippet("Hello", triggers: ["hello"], body: "hello()")])])
+        let client = TestClient(library: library, polling: true)
+        try await client.initialize()
+        #expect(try await labels(client, typing: "wor").isEmpty)
+        library.put(makeFile([makeSnippet("World", triggers: ["world"], body: "world()")], uri: "file:///lib/more.code-snippets"))
+        try await client.nextLoad()
+        #expect(try await labels(client, typing: "wor") == ["world"])
+    }
+
+    @Test func lastGoodFilesIsPure() {
+        var lastGood = LastGoodFiles()
+        let good = makeFile([makeSnippet("A", triggers: ["a"], body: "a")])
+        _ = lastGood.serving(SnippetLibrary(files: [good]))
+        let broken = makeFile([], diagnostics: [LibraryDiagnostic(uri: libraryURI, position: SourcePosition(line: 0, asciiColumn: 0), severity: .error, code: "x", message: "bad")])
+        let served = lastGood.serving(SnippetLibrary(files: [broken]))
+        #expect(served.snippets.map(\.title) == ["A"])
+        #expect(served.diagnostics.map(\.message) == ["bad"])
+        // A warning alone is not broken: the new version is served.
+        let warned = makeFile([makeSnippet("B", triggers: ["b"], body: "b")], diagnostics: [LibraryDiagnostic(uri: libraryURI, position: SourcePosition(line: 0, asciiColumn: 0), severity: .warning, code: "x", message: "meh")])
+        #expect(lastGood.serving(SnippetLibrary(files: [warned])).snippets.map(\.title) == ["B"])
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import SnippetsCore
+import Testing
+
+@testable import SnippetsServer
+
+/// A slow request that runs beside the queue, as `snippets/ask` does.
+enum ConcurrentSlowTestHandler: RequestHandler {
+    static let method = "test/slowConcurrent"
+    static let runsConcurrently = true
+    static func handle(_ params: IgnoredParams, context: RequestContext) async throws -> String {
+        try await Task.sleep(for: .seconds(60))
+        return "finished"
+    }
+}
+
+/// Completion never waits on slow work: concurrent handlers and library reloads.
+struct ResponsivenessTests {
+    private let library = TestLibrary([makeFile([makeSnippet("Hello", triggers: ["hello"], body: "hello()")])])
+
+    @Test func completionIsAnsweredWhileAConcurrentRequestRuns() async throws {
+        var registry = RequestHandlerRegistry.standard
+        registry.register(ConcurrentSlowTestHandler.self)
+        let client = TestClient(library: library, handlers: registry)
+        try await client.initialize()
+        client.open("file:///w/a.txt", language: "plaintext", text: "hel")
+        let slow = client.sendRequest("test/slowConcurrent")
+        let started = ContinuousClock.now
+        #expect(try await client.complete("file:///w/a.txt", line: 0, character: 3).items.map(\.label) == ["hello"])
+        #expect(ContinuousClock.now - started < .seconds(5))
+        client.notify("$/cancelRequest", ["id": .int(slow)])
+        #expect(errorCode(await client.response(to: slow, timeout: .seconds(5))) == -32800)
+    }
+
+    @Test func completionDuringASlowReloadServesTheCurrentLibrary() async throws {
+        let client = TestClient(library: library)
+        try await client.initialize()
+        library.setLoadDelay(.seconds(2))
+        library.put(makeFile([makeSnippet("Help", triggers: ["help"], body: "help()")]))
+        client.notify("workspace/didChangeWatchedFiles", ["changes": []])
+        client.open("file:///w/a.txt", language: "plaintext", text: "hel")
+        // Had the completion waited for the 2 s reload, it would offer "help".
+        #expect(try await client.complete("file:///w/a.txt", line: 0, character: 3).items.map(\.label) == ["hello"])
+        try await client.nextLoad()
+        #expect(try await client.complete("file:///w/a.txt", line: 0, character: 3).items.map(\.label) == ["help"])
+    }
+}

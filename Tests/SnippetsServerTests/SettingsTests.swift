@@ -1,0 +1,68 @@
+import SnippetsCore
+import Testing
+
+@testable import SnippetsServer
+
+/// Settings from `initializationOptions` and `workspace/didChangeConfiguration`.
+struct SettingsTests {
+    @Test(arguments: [
+        ["maxCompletionItems": 7] as JSONValue,
+        ["snippets": ["maxCompletionItems": 7]],
+        ["settings": ["snippets": ["maxCompletionItems": 7]]],
+    ])
+    func everyShapeIsAccepted(json: JSONValue) {
+        let (settings, problems) = ServerSettings().applying(json)
+        #expect(settings.maxCompletionItems == 7)
+        #expect(problems.isEmpty)
+    }
+
+    @Test func absentKeysKeepTheirValueAndNullSettingsChangeNothing() {
+        let current = ServerSettings(libraries: ["/x"], maxCompletionItems: 9, resolveVariables: .never)
+        #expect(current.applying(["resolveVariables": "always"]).settings
+            == ServerSettings(libraries: ["/x"], maxCompletionItems: 9, resolveVariables: .always))
+        #expect(current.applying(.null).settings == current)
+        #expect(current.applying(["settings": .null]).settings == current)
+    }
+
+    @Test(arguments: [
+        ("maxCompletionItems", "lots"),
+        ("maxCompletionItems", 0),
+        ("resolveVariables", "sometimes"),
+        ("libraries", "/not/an/array"),
+        ("libraries", [1, 2]),
+    ] as [(String, JSONValue)])
+    func invalidValuesAreNamedAndFallBackToTheDefault(name: String, value: JSONValue) {
+        let (settings, problems) = ServerSettings(libraries: ["/x"], maxCompletionItems: 9).applying(.object([name: value]))
+        #expect(problems.map(\.name) == [name])
+        #expect(problems.first?.message.contains("default") == true)
+        let defaults = ServerSettings()
+        switch name {
+        case "maxCompletionItems": #expect(settings.maxCompletionItems == defaults.maxCompletionItems)
+        case "resolveVariables": #expect(settings.resolveVariables == .auto)
+        default: #expect(settings.libraries == nil)
+        }
+    }
+
+    @Test func invalidSettingShowsAWarningNamingIt() async throws {
+        let client = TestClient()
+        try await client.initialize(options: ["snippets": ["maxCompletionItems": "lots"]])
+        let message = try #require(await client.notification("window/showMessage"))
+        #expect(message["type"] == 2)
+        let text = try #require(message["message"]?.stringValue)
+        #expect(text.contains("maxCompletionItems"))
+        #expect(text.contains("default 50"))
+
+        client.notify("workspace/didChangeConfiguration", ["settings": ["resolveVariables": "sometimes"]])
+        let second = try #require(await client.notification("window/showMessage"))
+        #expect(second["message"]?.stringValue?.contains("resolveVariables") == true)
+    }
+
+    @Test func changingLibrariesReloadsFromTheNewPaths() async throws {
+        let client = TestClient()
+        try await client.initialize()
+        #expect(await client.server.snapshot.library.searchedPaths == ["/lib"])
+        client.notify("workspace/didChangeConfiguration", ["settings": ["snippets": ["libraries": ["/elsewhere"]]]])
+        try await client.nextLoad()
+        #expect(await client.server.snapshot.library.searchedPaths == ["/elsewhere"])
+    }
+}
