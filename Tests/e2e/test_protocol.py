@@ -152,6 +152,7 @@ def test_stdout_carries_only_framed_protocol_messages(tmp_path: pathlib.Path):
 
 
 def test_problems_loading_the_library_are_logged_on_stderr(tmp_path: pathlib.Path):
+    """Someone reading the server's log must learn which file is broken, not only that one is."""
     library = write_library(tmp_path / "library")
     (library / "broken.code-snippets").write_text('{ "Oops": { "prefix": "oops", "body": ', encoding="utf-8")
     with RawClient("serve") as client:
