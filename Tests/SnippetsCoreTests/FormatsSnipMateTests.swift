@@ -148,4 +148,16 @@ import Testing
         #expect(library.snippets.map(\.title) == ["ok"])
         #expect(summaries(library.diagnostics) == ["1:1 error malformed-header", "3:1 warning unexpected-line", "6:1 warning bad-priority"])
     }
+
+    @Test func windowsLineEndingsAreNotPartOfBodiesOrRanges() throws {
+        let text = "snippet if\r\n\tif ${1:cond}:\r\n\t\t$0\r\n\r\nsnippet x\r\n\tx\r\n"
+        let library = loadLibrary(["/lib/python.snippets": text])
+        let snippet = try #require(library.snippets.first)
+        #expect(snippet.body == "if ${1:cond}:\n\t$0")
+        #expect(snippet.location.range.end == SourcePosition(line: 2, asciiColumn: 4))
+        #expect(library.snippets.count == 2)
+        let json = "{\r\n  \"A\": { \"body\": \"${1:x\" }\r\n}\r\n"
+        let vscode = loadLibrary(["/lib/a.code-snippets": json])
+        #expect(summaries(vscode.diagnostics) == ["2:19 error unterminated-placeholder"])
+    }
 }

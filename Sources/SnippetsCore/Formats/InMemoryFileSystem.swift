@@ -8,6 +8,7 @@ public struct InMemoryFileSystem: LibraryFileSystem {
     /// Paths that exist but cannot be read (as if permission were denied).
     public var unreadable: Set<String>
 
+    /// A tree holding `files` (path → text), `links` (path → target) and `unreadable` paths.
     public init(files: [String: String] = [:], links: [String: String] = [:], unreadable: Set<String> = []) {
         self.files = files.mapValues { Array($0.utf8) }
         self.links = links
@@ -16,6 +17,7 @@ public struct InMemoryFileSystem: LibraryFileSystem {
 
     /// The failure `contents(of:)` throws.
     public struct Failure: Error, CustomStringConvertible {
+        /// Why the read failed.
         public var description: String
     }
 

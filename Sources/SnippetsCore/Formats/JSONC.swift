@@ -11,6 +11,7 @@ public struct JSONCValue: Sendable {
         case null
     }
 
+    /// What the value is.
     public var kind: Kind
     /// UTF-8 offsets of the value in the source: from its first byte (`{`, `[`, `"`, digit, ...) to one past its last.
     public var range: Range<Int>
@@ -47,9 +48,11 @@ public struct JSONCValue: Sendable {
 
 /// One `"key": value` pair of a JSON object.
 public struct JSONCMember: Sendable {
+    /// The key, unescaped.
     public var key: String
     /// UTF-8 offsets of the key, quotes included.
     public var keyRange: Range<Int>
+    /// The value the key names.
     public var value: JSONCValue
 
     /// From the key's opening quote to the end of the value.
@@ -60,6 +63,7 @@ public struct JSONCMember: Sendable {
 public struct JSONCSyntaxError: Error, Hashable, Sendable {
     /// UTF-8 offset of the offending byte.
     public var offset: Int
+    /// What is wrong, in plain words.
     public var message: String
 }
 

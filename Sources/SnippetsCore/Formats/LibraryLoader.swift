@@ -15,6 +15,7 @@
 /// (a symlink loop, a device) is a loader diagnostic; a file that is too large (`maximumFileSize`, checked from
 /// its size before reading), unreadable, binary (a NUL byte) or not UTF-8 is an error on that file.
 public struct LibraryLoader: Sendable {
+    /// Where files are read from.
     public let fileSystem: any LibraryFileSystem
     /// Files larger than this are not read (8 MiB by default: far above any real snippet file).
     public var maximumFileSize: Int
@@ -27,6 +28,8 @@ public struct LibraryLoader: Sendable {
     /// Checks a body with the snippet grammar (`SnippetBody.parse`).
     public static let grammarBodyChecker: SnippetBodyChecker = { SnippetBody.parse($0).problems }
 
+    /// A loader reading through `fileSystem`, refusing files over `maximumFileSize` bytes, checking bodies with
+    /// `checkBody` (the snippet grammar by default).
     public init(
         fileSystem: any LibraryFileSystem,
         maximumFileSize: Int = LibraryLoader.defaultMaximumFileSize,
@@ -37,7 +40,7 @@ public struct LibraryLoader: Sendable {
         self.checkBody = checkBody
     }
 
-    /// Loads every snippet under `paths` (files or directories). Never throws: every problem becomes a diagnostic,
+    /// Loads every snippet under `paths` (absolute files or directories; URIs are built from them). Never throws: every problem becomes a diagnostic,
     /// and a missing path is a loader diagnostic that names it.
     public func load(paths: [String]) -> SnippetLibrary {
         load(paths: paths, workspaceRoots: [])

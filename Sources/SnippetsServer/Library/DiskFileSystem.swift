@@ -10,12 +10,16 @@ import SnippetsCore
 /// The real file system, through `stat`/`open`/`read`/`realpath`: symbolic links are followed, a link loop
 /// (`ELOOP`) or a dangling link is `unusable`, and a file without read permission fails to read with a reason.
 public struct DiskFileSystem: LibraryFileSystem {
+    /// The file system of this machine.
     public init() {}
 
     /// A failed system call, with the path and the system's reason.
     public struct Failure: Error, CustomStringConvertible {
+        /// The path the call was about.
         public var path: String
+        /// The system's reason, in words ("permission denied").
         public var reason: String
+        /// The reason, as messages show it.
         public var description: String { reason }
     }
 

@@ -17,6 +17,7 @@ public struct LibraryPaths: Hashable, Sendable {
     public var paths: [String]
     public var source: Source
 
+    /// Paths chosen by `source`.
     public init(paths: [String], source: Source) {
         self.paths = paths
         self.source = source
