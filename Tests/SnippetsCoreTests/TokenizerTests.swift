@@ -36,6 +36,13 @@ import Testing
         #expect(Tokenizer.tokens(in: text) == expected, "tokens of \(text)")
     }
 
+    /// ASCII text takes a byte-only path; adding one non-ASCII word sends the same text down the Unicode path,
+    /// which must split it identically.
+    @Test(arguments: cases.filter { $0.text.utf8.allSatisfy { $0 < 0x80 } })
+    func asciiAndUnicodePathsAgree(text: String, expected: [String]) {
+        #expect(Tokenizer.tokens(in: text + " é") == expected + ["é"])
+    }
+
     @Test func lastWordReachesTheEndOnlyWhenNothingFollows() {
         var ends: [String: Bool] = [:]
         Tokenizer.forEachToken(in: "invoice foot") { token, reachesEnd in ends[token] = reachesEnd }

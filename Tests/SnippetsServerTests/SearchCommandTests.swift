@@ -103,6 +103,20 @@ private func makeLibrary() throws -> String {
         #expect(help.output.hasPrefix("Usage: snippets-lsp search QUERY"))
     }
 
+    @Test func benchPrintsEveryFigure() async throws {
+        let library = try makeLibrary()
+        defer { try? FileManager.default.removeItem(atPath: library) }
+        let result = await run(["bench", "--library", library, "--searches", "20"])
+        #expect(result.status == 0)
+        let labels = result.output.split(separator: "\n").map { String($0.prefix { $0 != ":" }) }
+        #expect(labels == [
+            "libraries", "snippets", "load", "index", "load and index", "peak memory", "search (typing)",
+            "search (terms)",
+        ])
+        #expect(result.output.contains("snippets:        3 in 2 files"))
+        #expect(result.output.contains("over 20; "))
+    }
+
     @Test func benchRejectsStrayArguments() async {
         let result = await run(["bench", "extra"])
         #expect(result.status == 2)

@@ -19,12 +19,17 @@ import Foundation
 public struct TokenIndex: Sendable {
     public let library: SnippetLibrary
 
-    /// Field bits stored in postings.
+    /// Posting bit: the token occurs in the title.
     static let titleField: UInt32 = 1
+    /// Posting bit: the token occurs in the description.
     static let descriptionField: UInt32 = 2
+    /// Posting bit: the token occurs in the body.
     static let bodyField: UInt32 = 4
+    /// Posting bit: the token occurs in a trigger (weighted like the title).
     static let triggerField: UInt32 = 8
+    /// All field bits of a posting.
     static let fieldMask: UInt32 = 15
+    /// A posting is `snippet << snippetShift | fields`.
     static let snippetShift: UInt32 = 4
     /// The shortest last word (in UTF-8 bytes) that `search(_:)` expands as a prefix over the token vocabulary;
     /// shorter words match tokens exactly (triggers still match by prefix at any length).
@@ -141,14 +146,14 @@ public struct TokenIndex: Sendable {
         self.priorities = priorities
     }
 
-    /// Whether the stemmer could change `token`: ASCII letters only, three or more of them.
+    /// Whether the stemmer could change `token`: ASCII letters only, two or more of them (`is` → be).
     private static func isStemmable(_ token: String) -> Bool {
         var count = 0
         for byte in token.utf8 {
             guard byte >= 0x61 && byte <= 0x7A else { return false }
             count += 1
         }
-        return count > 2
+        return count > 1
     }
 
     /// How many distinct tokens the index holds.
@@ -159,8 +164,9 @@ public struct TokenIndex: Sendable {
     ///
     /// The whole query (trimmed of surrounding whitespace) is matched against triggers, ignoring case, exactly and
     /// as a prefix; its tokens are matched against trigger, title, description and body tokens, the last one also
-    /// as a prefix when it ends the query (no trailing space) and has at least `minimumTokenPrefixLength` bytes. An empty query
-    /// matches nothing.
+    /// as a prefix when it ends the query (no trailing space) and has at least `minimumTokenPrefixLength` bytes.
+    /// A snippet matched by its whole trigger does not count its trigger's tokens again. An empty query matches
+    /// nothing.
     public func search(_ query: String, language: String? = nil, limit: Int = 20) -> SearchResults {
         let trimmed = Self.trimmingWhitespace(query)
         guard !trimmed.isEmpty else { return SearchResults(hits: [], totalMatches: 0) }
@@ -200,14 +206,15 @@ public struct TokenIndex: Sendable {
             }
             accumulate(tokens, term: termNumber, skippingTriggersOfTriggerMatches: true, into: &accumulator)
         }
-        return results(from: accumulator, terms: terms, triggerQuery: trimmed.lowercased(), language: language, limit: limit)
+        return results(
+            from: accumulator, terms: terms, triggerQuery: trimmed.lowercased(), language: language, limit: limit)
     }
 
     /// Ranked snippets matching any of `terms` (already tokens: lowercase words), best first.
     ///
     /// Each term matches the index token equal to it and every token with the same `EnglishStemmer` stem
     /// (`payments` finds `payment`, `paid` finds `pay`). Score: the sum over matched terms of field weight (best
-    /// field) × the term's IDF. Triggers take part as tokens of the trigger field, not by prefix.
+    /// field) × the term's IDF. Trigger tokens count like title tokens (and report `.title`); no prefix matching.
     public func search(terms: [String], language: String? = nil, limit: Int = 20) -> SearchResults {
         var distinctTerms: [String] = []
         for term in terms {
@@ -366,10 +373,12 @@ public struct TokenIndex: Sendable {
         if lhs.score != rhs.score { return lhs.score > rhs.score }
         if lhs.priority != rhs.priority { return lhs.priority > rhs.priority }
         if lhs.shortestTrigger != rhs.shortestTrigger { return lhs.shortestTrigger < rhs.shortestTrigger }
-        let lhsSnippet = snippets[lhs.number]
-        let rhsSnippet = snippets[rhs.number]
-        if lhsSnippet.title != rhsSnippet.title { return lhsSnippet.title < rhsSnippet.title }
-        if lhsSnippet.id != rhsSnippet.id { return lhsSnippet.id < rhsSnippet.id }
+        let lhsTitle = snippets[lhs.number].title
+        let rhsTitle = snippets[rhs.number].title
+        if lhsTitle != rhsTitle { return lhsTitle < rhsTitle }
+        let lhsID = snippets[lhs.number].id
+        let rhsID = snippets[rhs.number].id
+        if lhsID != rhsID { return lhsID < rhsID }
         return lhs.number < rhs.number
     }
 

@@ -1,8 +1,8 @@
 /// A deterministic English stemmer: the Porter (1980) algorithm with Snowball's gentler `y` rule (`pay` stays
 /// `pay`, `happy` becomes `happi`), plus a table of irregular forms (`paid` → pay, `went` → go, `children` →
 /// child), so that words of one family share a stem: `payments` and `payment` → payment, `deploying` and
-/// `deployment` → deploy. Stems are keys for matching, not words to show. Words that are not plain ASCII letters, and words
-/// of one or two letters, come back lowercased and otherwise unchanged.
+/// `deployment` → deploy. Stems are keys for matching, not words to show. Words that are not plain ASCII
+/// letters, and words of one or two letters, come back lowercased and otherwise unchanged.
 public enum EnglishStemmer {
     /// The stem of `word` (any case).
     public static func stem(_ word: String) -> String {

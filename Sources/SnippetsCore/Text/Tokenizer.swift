@@ -126,7 +126,9 @@ public enum Tokenizer {
 
     /// Whether a word splits between `previous` and `current` (`next` is the class after `current`).
     @inline(__always)
-    private static func isBoundary(_ previous: CharacterClass, _ current: CharacterClass, _ next: CharacterClass) -> Bool {
+    private static func isBoundary(
+        _ previous: CharacterClass, _ current: CharacterClass, _ next: CharacterClass
+    ) -> Bool {
         switch (previous, current) {
         case (.lower, .upper): true
         case (.upper, .upper): next == .lower

@@ -9,9 +9,10 @@ public enum BenchCommand: SnippetsCommand {
         Usage: snippets-lsp bench [--library PATH]... [--searches N]
 
         Loads and indexes the libraries, then runs N searches (default 1000) drawn deterministically from the
-        library's own triggers (prefixes of them, as typed) and title words, and prints load and index time,
-        snippet count, peak resident memory and search latency percentiles. Build with
-        `swift build -c release` first: debug builds are many times slower.
+        library's own triggers (prefixes of them, as typed) and title words, each in the language of the snippet
+        it came from, then the same words as `ask`-style term searches. Prints load and index time (wall clock and
+        process CPU time, which a busy machine inflates less), snippet count, peak resident memory (VmHWM) and
+        search latency percentiles. Build with `swift build -c release` first: debug builds are many times slower.
 
         Options:
           --library PATH   A snippet file or folder (repeatable). Default: the corpora under
@@ -72,11 +73,13 @@ public enum BenchCommand: SnippetsCommand {
             terms.append(DispatchTime.now().uptimeNanoseconds - start)
         }
 
+        func timing(_ wall: UInt64, cpu: UInt64) -> String { "\(milliseconds(wall)) ms (CPU \(milliseconds(cpu)) ms)" }
+        let files = library.files.count
         context.print("libraries:       \(paths.joined(separator: ", "))")
-        context.print("snippets:        \(library.snippets.count) in \(library.files.count) files, \(index.tokenCount) distinct tokens")
-        context.print("load:            \(milliseconds(indexStart - loadStart)) ms (CPU \(milliseconds(indexCPUStart - loadCPUStart)) ms)")
-        context.print("index:           \(milliseconds(indexEnd - indexStart)) ms (CPU \(milliseconds(indexCPUEnd - indexCPUStart)) ms)")
-        context.print("load and index:  \(milliseconds(indexEnd - loadStart)) ms (CPU \(milliseconds(indexCPUEnd - loadCPUStart)) ms)")
+        context.print("snippets:        \(library.snippets.count) in \(files) files, \(index.tokenCount) distinct tokens")
+        context.print("load:            \(timing(indexStart - loadStart, cpu: indexCPUStart - loadCPUStart))")
+        context.print("index:           \(timing(indexEnd - indexStart, cpu: indexCPUEnd - indexCPUStart))")
+        context.print("load and index:  \(timing(indexEnd - loadStart, cpu: indexCPUEnd - loadCPUStart))")
         context.print("peak memory:     \(peakMemory())")
         context.print("search (typing): \(summary(typing)); \(matched) of \(queries.count) had hits")
         context.print("search (terms):  \(summary(terms))")

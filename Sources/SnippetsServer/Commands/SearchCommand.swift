@@ -40,7 +40,8 @@ public enum SearchCommand: SnippetsCommand {
             return 2
         }
         let query = arguments.positionals.joined(separator: " ")
-        let library = LibraryPaths.resolve(flags: arguments.values("--library"), environment: context.environment).load()
+        let paths = LibraryPaths.resolve(flags: arguments.values("--library"), environment: context.environment)
+        let library = paths.load()
         let index = TokenIndex(library: library)
         let results = index.search(query, language: arguments.value("--language"), limit: limit)
         let hits = results.hits.compactMap { hit in library.snippet(withID: hit.snippetID).map { (hit, $0) } }
