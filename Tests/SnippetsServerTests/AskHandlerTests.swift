@@ -85,3 +85,45 @@ private let askLibrary = TestLibrary([
         _ = try await client.shutdownAndExit()
     }
 }
+
+/// A model that takes its time, so a test can act while an ask is in flight.
+private struct SlowModel: AskModel {
+    func searchWords(question: String) async throws(AskModelError) -> [String] { [] }
+    func pick(_ request: PickRequest) async throws(AskModelError) -> PickReply {
+        try? await Task.sleep(for: .seconds(20))
+        return PickReply(status: .answered, cited: request.candidateIDs.prefix(1).map { $0 })
+    }
+}
+
+/// `snippets/ask` answered with `SlowModel`.
+private enum SlowAskHandler: RequestHandler {
+    static let method = AskHandler.method
+    static let runsConcurrently = AskHandler.runsConcurrently
+    static func handle(_ params: AskParams, context: RequestContext) async throws -> AskResponse {
+        try await AskHandler.answer(params, context: context, model: SlowModel())
+    }
+}
+
+@Suite struct AskConcurrencyTests {
+    @Test func completionsDoNotWaitAndCancelStopsTheAsk() async throws {
+        var handlers = RequestHandlerRegistry.standard
+        handlers.register(SlowAskHandler.self)
+        let client = TestClient(library: askLibrary, handlers: handlers)
+        try await client.initialize(capabilities: ["textDocument": ["completion": ["completionItem": ["snippetSupport": true]]]])
+        client.open("file:///w/a.swift", language: "swift", text: "menu")
+        let ask = client.sendRequest("snippets/ask", ["question": "café menu", "workDoneToken": 7])
+        let begin = await client.notification("$/progress")
+        #expect(begin?["value"]?["kind"] == "begin")
+        let started = ContinuousClock.now
+        let list = try await client.complete("file:///w/a.swift", line: 0, character: 4)
+        #expect(list.items.contains { $0.label == "menu" })
+        #expect(ContinuousClock.now - started < .seconds(5), "the completion waited for the ask")
+        client.notify("$/cancelRequest", ["id": .int(ask)])
+        guard case .failure(let error) = await client.response(to: ask, timeout: .seconds(10)) else {
+            Issue.record("the cancelled ask was not answered with an error")
+            return
+        }
+        #expect(error.code == -32800)
+        _ = try await client.shutdownAndExit()
+    }
+}

@@ -4,7 +4,7 @@ import Testing
 @testable import SnippetsServer
 
 /// Collects what a command writes. @unchecked Sendable: every access goes through `lock`.
-final class CapturedOutput: @unchecked Sendable {
+final class CheckCapturedOutput: @unchecked Sendable {
     private let lock = NSLock()
     private var out = ""
     private var err = ""
@@ -23,7 +23,7 @@ final class CapturedOutput: @unchecked Sendable {
         .appendingPathComponent("Fixtures/formats").path
 
     func check(_ arguments: [String], environment: [String: String] = [:]) async -> (status: Int32, out: String, err: String) {
-        let captured = CapturedOutput()
+        let captured = CheckCapturedOutput()
         let status = await CommandLineTool.run(arguments: ["check"] + arguments, environment: environment, output: captured.output)
         return (status, captured.standardOutput, captured.standardError)
     }

@@ -52,3 +52,28 @@ let batteryPath = packageRoot.deletingLastPathComponent().appendingPathComponent
         #expect(await runTool(["eval", "/nonexistent/battery.json"]).status == 1)
     }
 }
+
+/// A model that lies in every answer: an identifier it was not shown, an invented title, a number from nowhere,
+/// and the injected text.
+private struct LyingModel: AskModel {
+    func searchWords(question: String) async throws(AskModelError) -> [String] { ["invoice", "coupon"] }
+    func pick(_ request: PickRequest) async throws(AskModelError) -> PickReply {
+        PickReply(status: .answered, cited: request.candidateIDs.prefix(1) + ["s0000000000000000"],
+                  note: "Also \"Free Upgrade Coupon\", worth 999.")
+    }
+}
+
+@Suite struct EvalLyingModelTests {
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: batteryPath), "../shared/eval is absent"))
+    func everyLieIsReplacedAndTheInvariantsStillHold() async throws {
+        let battery = try JSONDecoder().decode(ProbeBattery.self, from: Data(contentsOf: URL(fileURLWithPath: batteryPath)))
+        let library = LibraryPaths(paths: [packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpora/personal").path], source: .flags).load()
+        let evaluation = try await AskEvaluation.run(battery, library: library, model: LyingModel())
+        print(evaluation.text())
+        #expect(evaluation.overall.invariantsHold)
+        #expect(evaluation.overall.modelAnswers > 0)
+        #expect(evaluation.overall.replaced == evaluation.overall.modelAnswers)
+        #expect(evaluation.outcomes.allSatisfy { !$0.cited.contains("Free Upgrade Coupon") })
+        #expect(evaluation.overall.abstained == evaluation.overall.abstentionProbes)
+    }
+}

@@ -45,18 +45,7 @@ public struct AskPipeline: Sendable {
 
         if let unusable = LibraryState.result(for: library) { return unusable }
 
-        var words = QuestionWord.words(in: question)
-        // A question that names one of the library's languages ("a for loop in python") is scoped to it, as if
-        // asked from such a document; the language's name is then a scope, not a word to search for.
-        var language = request.language
-        if language == nil {
-            let scopes = Set(library.snippets.lazy.flatMap(\.scopes).map { $0.lowercased() })
-            let named = Set(words.map(\.word).filter(scopes.contains))
-            if named.count == 1, let scope = named.first, words.count > 1 {
-                language = scope
-                words.removeAll { $0.word == scope }
-            }
-        }
+        let (words, language) = scopedWords(of: question, language: request.language)
         var terms = Self.uniqued(words.flatMap(\.forms))
 
         await progress(.searching)
@@ -108,22 +97,7 @@ public struct AskPipeline: Sendable {
         }
 
         // The deterministic pick: the answer when there is no model, and the replacement whenever the model fails.
-        let inScope = library.snippets.filter { library.applies($0, toLanguage: language) }
-        let weighed = words.filter { !$0.isCompound }
-        let weights = weighed.map { word in
-            // Snippets that contain the word, plus those scoped to a language of that name (see `SnippetEvidence.stems`).
-            let scoped = inScope.lazy.filter { $0.scopes.contains(word.word) || $0.scopes.contains(word.stem) }.count
-            let containing = index.search(terms: word.forms, language: language, limit: 1).totalMatches
-            return CandidatePicker.weight(documentFrequency: min(containing + scoped, inScope.count), snippetCount: inScope.count)
-        }
-        let supports = picker.supports(for: weighed, weights: weights, candidates: evidence)
-        let picked = picker.picks(from: supports).compactMap { id in candidates.first { $0.id == id } }
-        var deterministic = picked.isEmpty ? nil : AnswerComposer.naming(picked)
-        if let draft = deterministic, !audit.failures(of: draft).isEmpty {
-            // Cannot happen by construction; if it ever does, naming nothing is the safe answer.
-            assertionFailure("the deterministic answer failed the audit: \(audit.failures(of: draft))")
-            deterministic = nil
-        }
+        let deterministic = deterministicAnswer(words: words, language: language, candidates: evidence, audit: audit)
 
         func deterministicResult(status: AskStatus, reason: AskReason?) -> AskResult {
             if let deterministic {
@@ -166,29 +140,15 @@ public struct AskPipeline: Sendable {
         try Self.checkCancellation()
 
         await progress(.checking)
-        let draft: DraftAnswer
-        switch reply.status {
-        case .answered:
-            let titleByID = Dictionary(candidates.map { ($0.id.rawValue, $0.title) }, uniquingKeysWith: { a, _ in a })
-            var named = AnswerComposer.naming(
-                reply.cited.compactMap { id in titleByID[id].map { (id: id, title: $0) } }, note: reply.note)
-            // An identifier that was not a candidate has no title to write; it stays a claim the audit rejects.
-            named.citations += reply.cited.filter { titleByID[$0] == nil }.map { .init(citedID: $0, title: "", utf8Range: 0..<0) }
-            draft = named
-        case .noneFit:
-            guard !reply.cited.isEmpty else {
-                return AskResult(
-                    status: .noMatch, answer: "None of the snippets that share words with the question answers it.",
-                    searchTerms: terms, candidates: candidateEntries,
-                    reason: AskReason(
-                        code: .modelFoundNone,
-                        message: "The model read \(candidates.count) matching snippet\(candidates.count == 1 ? "" : "s") and found none that answers the question."))
-            }
-            // "None fits" while citing: contradictory; the audit names it.
-            draft = DraftAnswer(
-                text: "None of the snippets answers the question.",
-                citations: reply.cited.map { .init(citedID: $0, title: "", utf8Range: 0..<0) }, claimsAnswer: false)
+        if reply.status == .noneFit && reply.cited.isEmpty {
+            return AskResult(
+                status: .noMatch, answer: "None of the snippets that share words with the question answers it.",
+                searchTerms: terms, candidates: candidateEntries,
+                reason: AskReason(
+                    code: .modelFoundNone,
+                    message: "The model read \(candidates.count) matching snippet\(candidates.count == 1 ? "" : "s") and found none that answers the question."))
         }
+        let draft = Self.draft(for: reply, candidates: candidates)
         let failures = audit.failures(of: draft)
         if failures.isEmpty {
             return finished(draft, status: .answered, terms: terms, candidates: candidateEntries, reason: nil)
@@ -200,6 +160,62 @@ public struct AskPipeline: Sendable {
                 code: .auditFailed,
                 message: "The model's answer failed the checks (\(rules.map(\.rawValue).joined(separator: ", "))), so this answer was put together from the matching snippets directly.",
                 failedRules: rules))
+    }
+
+    /// The question's content words, and the language to search in: the document's, else a library language the
+    /// question names ("a for loop in python"), whose name is then a scope rather than a word to search for.
+    private func scopedWords(of question: String, language: String?) -> (words: [QuestionWord], language: String?) {
+        var words = QuestionWord.words(in: question)
+        guard language == nil else { return (words, language) }
+        let scopes = Set(library.snippets.lazy.flatMap(\.scopes).map { $0.lowercased() })
+        let named = Set(words.map(\.word).filter(scopes.contains))
+        guard named.count == 1, let scope = named.first, words.count > 1 else { return (words, nil) }
+        words.removeAll { $0.word == scope }
+        return (words, scope)
+    }
+
+    /// The deterministic answer naming the candidates that cover the question well, or nil to abstain.
+    private func deterministicAnswer(
+        words: [QuestionWord], language: String?, candidates: [SnippetEvidence], audit: AnswerAudit
+    ) -> DraftAnswer? {
+        let inScope = library.snippets.filter { library.applies($0, toLanguage: language) }
+        let weighed = words.filter { !$0.isCompound }
+        let weights = weighed.map { word in
+            // Snippets that contain the word, plus those scoped to a language of that name (see `SnippetEvidence.stems`).
+            let scoped = inScope.lazy.filter { $0.scopes.contains(word.word) || $0.scopes.contains(word.stem) }.count
+            let containing = index.search(terms: word.forms, language: language, limit: 1).totalMatches
+            return CandidatePicker.weight(documentFrequency: min(containing + scoped, inScope.count), snippetCount: inScope.count)
+        }
+        let supports = picker.supports(for: weighed, weights: weights, candidates: candidates)
+        let picked = picker.picks(from: supports).compactMap { id in candidates.first { $0.snippet.id == id }?.snippet }
+        guard !picked.isEmpty else { return nil }
+        let draft = AnswerComposer.naming(picked)
+        let failures = audit.failures(of: draft)
+        guard failures.isEmpty else {
+            // Cannot happen by construction; if it ever does, naming nothing is the safe answer.
+            assertionFailure("the deterministic answer failed the audit: \(failures)")
+            return nil
+        }
+        return draft
+    }
+
+    /// The answer a model's reply proposes, exactly as proposed: the audit decides whether it may be returned.
+    private static func draft(for reply: PickReply, candidates: [Snippet]) -> DraftAnswer {
+        let titleByID = Dictionary(candidates.map { ($0.id.rawValue, $0.title) }, uniquingKeysWith: { first, _ in first })
+        // An identifier that was not a candidate has no title to write; it stays a claim the audit rejects.
+        let unknown = reply.cited.filter { titleByID[$0] == nil }.map { DraftAnswer.Citation(citedID: $0, title: "", utf8Range: 0..<0) }
+        switch reply.status {
+        case .answered:
+            var draft = AnswerComposer.naming(
+                reply.cited.compactMap { id in titleByID[id].map { (id: id, title: $0) } }, note: reply.note)
+            draft.citations += unknown
+            return draft
+        case .noneFit:
+            // "None fits" while citing is contradictory; the audit names it.
+            return DraftAnswer(
+                text: "None of the snippets answers the question.",
+                citations: reply.cited.map { .init(citedID: $0, title: "", utf8Range: 0..<0) }, claimsAnswer: false)
+        }
     }
 
     /// The result for a draft that passed the audit: citations resolved to the library's snippets.

@@ -90,8 +90,10 @@ enum AskText {
         ["tell", "the", "user"], ["tell", "users"], ["inform", "the", "user"], ["say", "to", "the", "user"],
         ["you", "must"], ["you", "are", "now"], ["you", "should", "now"], ["act", "as"], ["pretend"],
         ["system", "prompt"], ["assistant"], ["language", "model"], ["as", "an", "ai"], ["chatgpt"],
-        ["new", "instructions"], ["previous", "instructions"], ["respond", "with"], ["reply", "with", "only"],
-        ["do", "not", "mention"], ["don", "t", "mention"], ["override"], ["jailbreak"],
+        ["new", "instructions"], ["previous", "instructions"], ["respond", "only", "with"], ["reply", "only", "with"],
+        ["do", "not", "mention"], ["don", "t", "mention"], ["override", "your"], ["override", "previous"],
+        ["override", "the", "system"], ["jailbreak"],
+        // Not `override` or `respond with` alone: code says `@override` and `should respond_with`.
     ]
 
     /// Whether `sentence` reads as an instruction to an assistant (ignore previous instructions, tell the user, ...).

@@ -40,6 +40,8 @@ public struct ProbeOutcome: Codable, Sendable {
     public var expectedCited: Int
     /// The model's answer failed the audit and was replaced.
     public var replaced: Bool
+    /// A model was configured and had candidates to pick from.
+    public var askedModel = false
 }
 
 /// Measures over a set of probe outcomes.
@@ -65,9 +67,9 @@ public struct EvalMeasures: Codable, Sendable {
     public var replaced = 0
 
     /// Adds one outcome.
-    mutating func add(_ outcome: ProbeOutcome, expect: [String], modelConfigured: Bool) {
+    mutating func add(_ outcome: ProbeOutcome, expect: [String]) {
         probes += 1
-        if modelConfigured { modelAnswers += 1 }
+        if outcome.askedModel { modelAnswers += 1 }
         if outcome.grounded { grounded += 1 }
         inventedTitles += outcome.inventedTitles.count
         unsupportedNumbers += outcome.unsupportedNumbers.count
@@ -79,7 +81,9 @@ public struct EvalMeasures: Codable, Sendable {
         citedCorrect += outcome.cited.filter(expect.contains).count
         if expect.isEmpty {
             abstentionProbes += 1
-            if outcome.cited.isEmpty && outcome.status == AskStatus.noMatch.rawValue { abstained += 1 }
+            // Cites nothing and says so: `noMatch`, or a `fallback` whose deterministic answer names nothing.
+            let saysSo = outcome.status == AskStatus.noMatch.rawValue || outcome.status == AskStatus.fallback.rawValue
+            if outcome.cited.isEmpty && saysSo { abstained += 1 }
         } else {
             answerableProbes += 1
             if !outcome.cited.isEmpty { substantive += 1 }
@@ -109,11 +113,12 @@ public struct AskEvaluation: Sendable {
         var overall = EvalMeasures()
         for probe in battery.probes {
             let result = try await pipeline.answer(AskRequest(question: probe.question))
-            let outcome = judge(probe, result: result, library: library)
+            var outcome = judge(probe, result: result, library: library)
+            outcome.askedModel = model != nil && !result.candidates.isEmpty
             outcomes.append(outcome)
             if byKind[probe.kind] == nil { kinds.append(probe.kind) }
-            byKind[probe.kind, default: EvalMeasures()].add(outcome, expect: probe.expect, modelConfigured: model != nil)
-            overall.add(outcome, expect: probe.expect, modelConfigured: model != nil)
+            byKind[probe.kind, default: EvalMeasures()].add(outcome, expect: probe.expect)
+            overall.add(outcome, expect: probe.expect)
         }
         return AskEvaluation(outcomes: outcomes, measures: kinds.map { ($0, byKind[$0]!) } + [("overall", overall)])
     }

@@ -10,11 +10,21 @@ public enum AskHandler: RequestHandler {
     public static var serverCapabilities: [String: JSONValue] { ["experimental": ["snippetsAsk": true]] }
 
     public static func handle(_ params: AskParams, context: RequestContext) async throws -> AskResponse {
+        try await answer(params, context: context, model: nil)
+    }
+
+    /// Answers `params` with `model` (nil: the deterministic pipeline). The model client, when one is configured,
+    /// is passed here; tests pass doubles.
+    public static func answer(_ params: AskParams, context: RequestContext, model: (any AskModel)?) async throws -> AskResponse {
         let language = params.textDocument.flatMap { context.documents[$0.uri]?.languageID }
         let request = try params.request(language: language)
         let snapshot = context.library
+        guard snapshot.generation > 0 else {
+            // Neither "empty" nor "unreadable" would be true yet.
+            throw ResponseError(code: -32803, message: "snippets/ask: the snippet library is still loading; ask again in a moment")
+        }
         let pipeline = AskPipeline(
-            library: snapshot.library, index: snapshot.index ?? TokenIndex(library: snapshot.library), model: nil)
+            library: snapshot.library, index: snapshot.index ?? TokenIndex(library: snapshot.library), model: model)
         let token = params.workDoneToken
         if let token {
             await context.notify(
