@@ -48,15 +48,20 @@ swift-test: ## All Swift tests (Swift Testing and XCTest).
 e2e: build venv ## End-to-end tests over real pipes (pytest-lsp) and the headless Neovim test.
 	cd Tests && ../$(PYTEST) -c pytest.ini
 
-# The probe battery for grounded asking. `snippets-lsp eval` is written on the `ask` branch; until it lands, the
-# placeholder exits 2 and so this step (and `make test`) fails on purpose rather than passing silently.
+# The probe battery for grounded asking: exits non-zero when a hard invariant breaks (an ungrounded citation, an
+# invented title, an unsupported number, leaked forbidden text).
 eval: build ## Run the asking probe battery (../shared/eval/personal-battery.json).
-	$(DEBUG_BIN) eval $(SHARED)/eval/personal-battery.json
+	@if [ ! -f $(SHARED)/eval/personal-battery.json ]; then \
+		echo "eval: skipped: $(SHARED)/eval/personal-battery.json not found (shared/ belongs beside the repository)"; \
+	else \
+		echo "$(DEBUG_BIN) eval $(SHARED)/eval/personal-battery.json"; \
+		$(DEBUG_BIN) eval $(SHARED)/eval/personal-battery.json; \
+	fi
 
-# The README's run command. The `ask` branch adds examples/library and `snippets-lsp ask`; until then this shows
-# a search over the same library.
-demo: build ## Ask the example library a question.
-	$(DEBUG_BIN) search --library examples/library invoice
+# The README's run command: a grounded answer from the small example library.
+QUESTION ?= how do I remind a client that an invoice is overdue?
+demo: build ## Ask the example library a question (QUESTION="..." to change it).
+	$(DEBUG_BIN) ask --library examples/library "$(QUESTION)"
 
 bench: release venv ## Release build, then the Swift index benchmark and the completion round-trip benchmark.
 	$(RELEASE_BIN) bench

@@ -20,7 +20,9 @@ def library(tmp_path: pathlib.Path) -> pathlib.Path:
     return write_library(tmp_path / "library")
 
 
-def capabilities(*, snippet_support: bool = True, encodings: list[str] | None = None) -> types.ClientCapabilities:
+def capabilities(
+    *, snippet_support: bool = True, encodings: list[str] | None = None, insert_replace: bool = False
+) -> types.ClientCapabilities:
     """Client capabilities as an editor would send them: completion with or without snippet support, and
     optionally `general.positionEncodings`."""
     return types.ClientCapabilities(
@@ -32,6 +34,7 @@ def capabilities(*, snippet_support: bool = True, encodings: list[str] | None = 
             completion=types.CompletionClientCapabilities(
                 completion_item=types.ClientCompletionItemOptions(
                     snippet_support=snippet_support,
+                    insert_replace_support=insert_replace or None,
                     documentation_format=[types.MarkupKind.Markdown, types.MarkupKind.PlainText],
                     resolve_support=types.ClientCompletionItemResolveOptions(properties=["documentation", "detail"]),
                 ),
@@ -56,6 +59,7 @@ async def lsp_session(
     *,
     snippet_support: bool = True,
     encodings: list[str] | None = None,
+    insert_replace: bool = False,
     init_options: dict | None = None,
     env: dict[str, str] | None = None,
 ):
@@ -72,7 +76,9 @@ async def lsp_session(
         result = await asyncio.wait_for(
             client.initialize_session(
                 types.InitializeParams(
-                    capabilities=capabilities(snippet_support=snippet_support, encodings=encodings),
+                    capabilities=capabilities(
+                        snippet_support=snippet_support, encodings=encodings, insert_replace=insert_replace
+                    ),
                     initialization_options=init_options,
                     root_uri=None,
                 )

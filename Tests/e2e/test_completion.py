@@ -149,6 +149,20 @@ async def test_cyrillic_trigger_after_emoji(library, encoding):
         assert doc.accept(item) == "😀 С уважением, Мира"
 
 
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16"])
+async def test_insert_replace_edit_when_completing_inside_a_word(library, encoding):
+    """With the cursor inside `invf|oot`, a client that supports insert/replace gets both ranges: inserting keeps
+    `oot`, replacing swallows it."""
+    offered = None if encoding == "utf-16" else [encoding]
+    async with lsp_session(library, encodings=offered, insert_replace=True, snippet_support=False) as (client, _):
+        doc = Document(client, "😀 invfoot", encoding)
+        items = await doc.complete(doc.position_after(0, "😀 invf"))
+        edit = item_labelled(items, "invfoot").text_edit
+        assert isinstance(edit, types.InsertReplaceEdit), f"expected an InsertReplaceEdit, got {edit!r}"
+        assert edit.insert == types.Range(start=doc.position_after(0, "😀 "), end=doc.position_after(0, "😀 invf"))
+        assert edit.replace == types.Range(start=doc.position_after(0, "😀 "), end=doc.position_after(0, "😀 invfoot"))
+
+
 async def test_completion_items_carry_trigger_title_kind_and_order(library):
     async with lsp_session(library) as (client, _):
         doc = Document(client, "sig", "utf-16")

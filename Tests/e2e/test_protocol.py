@@ -152,6 +152,7 @@ def test_stdout_carries_only_framed_protocol_messages(tmp_path: pathlib.Path):
 
 
 def test_problems_loading_the_library_are_logged_on_stderr(tmp_path: pathlib.Path):
+    """Someone reading the server's log must learn which file is broken, not only that one is."""
     library = write_library(tmp_path / "library")
     (library / "broken.code-snippets").write_text('{ "Oops": { "prefix": "oops", "body": ', encoding="utf-8")
     with RawClient("serve") as client:
@@ -175,3 +176,24 @@ def test_library_from_environment_or_argument(library: pathlib.Path, how: str):
         assert "invfoot" in labels(client.call("textDocument/completion", completion_params(0, 7)))
         assert client.shutdown_and_exit() == 0
 
+
+
+def test_command_line_mistake_exits_two_with_the_reason_on_stderr():
+    with RawClient("serve", "--no-such-option") as client:
+        client.close_stdin()
+        assert client.wait_exit() == 2
+        assert client.stdout_bytes == b"", "a command-line mistake must not write to the protocol stream"
+        assert "--no-such-option" in client.stderr_text()
+
+
+def test_whole_document_change_replaces_the_text(library: pathlib.Path):
+    with RawClient("serve") as client:
+        client.initialize(init_options={"libraries": [str(library)]})
+        open_document(client, "nothing here")
+        client.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": DOC_URI, "version": 2}, "contentChanges": [{"text": "😀 ok\ninvhead"}]},
+        )
+        reply = client.call("textDocument/completion", completion_params(1, 7))
+        assert "invhead" in labels(reply)
+        assert client.shutdown_and_exit() == 0

@@ -26,15 +26,19 @@ end
 -- Runs `steps` in order; each is a function that returns true when its work is done (it is polled every 20 ms
 -- until then, for at most step_timeout_ms). Any error or timeout ends the run with the stage reached.
 local function run(steps)
-  local index, started = 1, vim.uv.now()
+  local index, started, busy = 1, vim.uv.now(), false
   local timer = assert(vim.uv.new_timer())
   timer:start(0, 20, vim.schedule_wrap(function()
-    if index > #steps then
+    -- A step that waits (buf_request_sync runs vim.wait) lets this timer fire again inside it: skip those ticks
+    -- so no step runs twice or is skipped.
+    if index > #steps or busy then
       return
     end
     local name, step = steps[index][1], steps[index][2]
     result.stage = name
+    busy = true
     local ok, done = pcall(step)
+    busy = false
     if not ok then
       timer:stop()
       finish(false, name .. ': ' .. tostring(done))
@@ -53,6 +57,17 @@ local function run(steps)
 end
 
 vim.lsp.log.set_level('debug')
+
+-- Mode changes and keys, so a failure report shows what the editor actually did.
+result.events = {}
+vim.api.nvim_create_autocmd('ModeChanged', {
+  callback = function()
+    table.insert(result.events, 'mode ' .. vim.v.event.old_mode .. '->' .. vim.v.event.new_mode)
+  end,
+})
+vim.on_key(function(key)
+  table.insert(result.events, 'key ' .. vim.fn.keytrans(key))
+end)
 
 vim.lsp.config('snippets', {
   cmd = { bin, 'serve' },

@@ -63,6 +63,7 @@ def test_neovim_completes_and_expands_a_snippet_after_non_ascii_text(tmp_path: p
     if not result_path.exists():
         pytest.fail(f"nvim wrote no result.\n--- nvim output ---\n{output}\n--- LSP log ---\n{lsp_log(tmp_path)}")
     result = json.loads(result_path.read_text(encoding="utf-8"))
+    print(json.dumps({k: v for k, v in result.items() if k != "lsp_log"}, ensure_ascii=False))
     context = f"result: {json.dumps(result, ensure_ascii=False, indent=1)}\n--- LSP log ---\n{lsp_log(tmp_path)}"
     assert result["ok"], f"failed at stage {result['stage']!r}: {result.get('error')}\n{context}"
     assert result["nvim_version"].startswith("0.12"), result["nvim_version"]
