@@ -67,25 +67,27 @@ public enum JSONValue: Hashable, Sendable, Codable {
 
     /// Parses UTF-8 JSON text.
     public static func parse(_ bytes: [UInt8]) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        try JSONText.parse(bytes)
     }
 
     /// The value of an `Encodable` as JSON.
     public init<T: Encodable>(encoding value: T) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+        self = try JSONValueEncoder.encode(value)
     }
 
     /// This value decoded as `T` (used to read typed params).
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
-        try JSONDecoder().decode(T.self, from: JSONEncoder().encode(self))
+        guard let bytes = JSONText.serialize(self) else {
+            throw DecodingError.dataCorrupted(DecodingError.Context(
+                codingPath: [], debugDescription: "a number is not finite"))
+        }
+        return try JSONDecoder().decode(T.self, from: Data(bytes))
     }
 
     /// Compact UTF-8 JSON text with sorted keys (stable output for tests and logs).
     public func serialized() -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding a JSONValue cannot fail: every case maps to a JSON value.
-        return (try? [UInt8](encoder.encode(self))) ?? Array("null".utf8)
+        // Only NaN or infinity cannot be written; JSONEncoder refused those too, and this answered `null`.
+        JSONText.serialize(self) ?? Array("null".utf8)
     }
 }
 

@@ -1,0 +1,344 @@
+/// A direct JSON reader and writer for `JSONValue`: one pass over the bytes, no `Codable` round trips.
+///
+/// Foundation's `JSONDecoder` can only read a `JSONValue` by trying each type in turn (and throwing on every miss),
+/// which made reading and writing messages most of the server's time per completion. These follow what
+/// Foundation accepts and writes (checked against it in `JSONTextTests`): integral numbers read as `.int` when they
+/// fit, duplicate keys keep the first value, a trailing comma is tolerated, keys are written sorted by UTF-8 bytes,
+/// slashes are not escaped, and integral doubles are written without `.0`.
+enum JSONText {
+    /// Why bytes are not JSON.
+    struct SyntaxError: Error, CustomStringConvertible {
+        /// What was wrong.
+        var reason: String
+        /// The byte offset where it was noticed.
+        var offset: Int
+
+        var description: String { "\(reason) at byte \(offset)" }
+    }
+
+    /// How deep arrays and objects may nest (as in Foundation), so hostile input cannot exhaust the stack.
+    static let maximumDepth = 512
+
+    /// Parses one JSON value that fills `bytes` (surrounding whitespace allowed).
+    static func parse(_ bytes: [UInt8]) throws -> JSONValue {
+        try bytes.withUnsafeBufferPointer { buffer in
+            var reader = Reader(bytes: buffer)
+            let value = try reader.value(depth: 0)
+            reader.skipWhitespace()
+            guard reader.offset == buffer.count else { throw reader.error("unexpected bytes after the value") }
+            return value
+        }
+    }
+
+    /// Compact UTF-8 JSON with keys sorted; nil when the value holds a non-finite number (Foundation refuses those).
+    static func serialize(_ value: JSONValue) -> [UInt8]? {
+        var writer = Writer()
+        guard writer.write(value) else { return nil }
+        return writer.bytes
+    }
+
+    private struct Reader {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var offset = 0
+
+        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+        func error(_ reason: String) -> SyntaxError { SyntaxError(reason: reason, offset: offset) }
+
+        mutating func skipWhitespace() {
+            while offset < bytes.count {
+                switch bytes[offset] {
+                case 0x20, 0x09, 0x0A, 0x0D: offset += 1
+                default: return
+                }
+            }
+        }
+
+        mutating func value(depth: Int) throws -> JSONValue {
+            skipWhitespace()
+            guard offset < bytes.count else { throw error("unexpected end of input") }
+            switch bytes[offset] {
+            case UInt8(ascii: "{"): return try object(depth: depth + 1)
+            case UInt8(ascii: "["): return try array(depth: depth + 1)
+            case UInt8(ascii: "\""): return .string(try string())
+            case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+            case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+            case UInt8(ascii: "n"): try literal("null"); return .null
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+            default: throw error("unexpected character")
+            }
+        }
+
+        mutating func literal(_ word: StaticString) throws {
+            let count = word.utf8CodeUnitCount
+            guard offset + count <= bytes.count else { throw error("unexpected end of input") }
+            let expected = UnsafeBufferPointer(start: word.utf8Start, count: count)
+            for index in 0..<count where bytes[offset + index] != expected[index] {
+                throw error("unexpected character")
+            }
+            offset += count
+        }
+
+        mutating func array(depth: Int) throws -> JSONValue {
+            guard depth <= JSONText.maximumDepth else { throw error("too many nested arrays or objects") }
+            offset += 1  // [
+            var elements: [JSONValue] = []
+            skipWhitespace()
+            if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
+                offset += 1
+                return .array(elements)
+            }
+            while true {
+                elements.append(try value(depth: depth))
+                skipWhitespace()
+                guard offset < bytes.count else { throw error("unexpected end of input") }
+                switch bytes[offset] {
+                case UInt8(ascii: "]"):
+                    offset += 1
+                    return .array(elements)
+                case UInt8(ascii: ","):
+                    offset += 1
+                    skipWhitespace()
+                    if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {  // trailing comma, as Foundation
+                        offset += 1
+                        return .array(elements)
+                    }
+                default:
+                    throw error("expected ',' or ']'")
+                }
+            }
+        }
+
+        mutating func object(depth: Int) throws -> JSONValue {
+            guard depth <= JSONText.maximumDepth else { throw error("too many nested arrays or objects") }
+            offset += 1  // {
+            var members: [String: JSONValue] = [:]
+            skipWhitespace()
+            if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") {
+                offset += 1
+                return .object(members)
+            }
+            while true {
+                skipWhitespace()
+                guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw error("expected a key") }
+                let key = try string()
+                skipWhitespace()
+                guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { throw error("expected ':'") }
+                offset += 1
+                let member = try value(depth: depth)
+                if members[key] == nil { members[key] = member }  // the first of duplicate keys, as Foundation
+                skipWhitespace()
+                guard offset < bytes.count else { throw error("unexpected end of input") }
+                switch bytes[offset] {
+                case UInt8(ascii: "}"):
+                    offset += 1
+                    return .object(members)
+                case UInt8(ascii: ","):
+                    offset += 1
+                    skipWhitespace()
+                    if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") {  // trailing comma, as Foundation
+                        offset += 1
+                        return .object(members)
+                    }
+                default:
+                    throw error("expected ',' or '}'")
+                }
+            }
+        }
+
+        /// A string starting at the opening quote; escapes decoded, UTF-8 validated.
+        mutating func string() throws -> String {
+            offset += 1  // "
+            let start = offset
+            // Fast path: no escapes.
+            while offset < bytes.count {
+                let byte = bytes[offset]
+                if byte == UInt8(ascii: "\"") {
+                    let text = try decodeUTF8(start..<offset)
+                    offset += 1
+                    return text
+                }
+                if byte == UInt8(ascii: "\\") { break }
+                if byte < 0x20 { throw error("unescaped control character in a string") }
+                offset += 1
+            }
+            var scratch = Array(bytes[start..<offset])
+            while offset < bytes.count {
+                let byte = bytes[offset]
+                switch byte {
+                case UInt8(ascii: "\""):
+                    offset += 1
+                    guard let text = String(validating: scratch, as: UTF8.self) else {
+                        throw error("a string is not valid UTF-8")
+                    }
+                    return text
+                case UInt8(ascii: "\\"):
+                    offset += 1
+                    guard offset < bytes.count else { throw error("unexpected end of input") }
+                    let escaped = bytes[offset]
+                    offset += 1
+                    switch escaped {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.append(escaped)
+                    case UInt8(ascii: "b"): scratch.append(0x08)
+                    case UInt8(ascii: "f"): scratch.append(0x0C)
+                    case UInt8(ascii: "n"): scratch.append(0x0A)
+                    case UInt8(ascii: "r"): scratch.append(0x0D)
+                    case UInt8(ascii: "t"): scratch.append(0x09)
+                    case UInt8(ascii: "u"):
+                        let scalar = try unicodeEscape()
+                        scratch.append(contentsOf: String(Character(scalar)).utf8)
+                    default:
+                        throw error("invalid escape in a string")
+                    }
+                default:
+                    if byte < 0x20 { throw error("unescaped control character in a string") }
+                    scratch.append(byte)
+                    offset += 1
+                }
+            }
+            throw error("unterminated string")
+        }
+
+        func decodeUTF8(_ range: Range<Int>) throws -> String {
+            let slice = UnsafeBufferPointer(rebasing: bytes[range])
+            guard let text = String(validating: slice, as: UTF8.self) else {
+                throw error("a string is not valid UTF-8")
+            }
+            return text
+        }
+
+        /// The scalar of a `\uXXXX` escape (the `\u` already read), joining a surrogate pair.
+        mutating func unicodeEscape() throws -> Unicode.Scalar {
+            let first = try hex4()
+            if (0xD800..<0xDC00).contains(first) {
+                guard offset + 2 <= bytes.count, bytes[offset] == UInt8(ascii: "\\"), bytes[offset + 1] == UInt8(ascii: "u")
+                else { throw error("a high surrogate without its low surrogate") }
+                offset += 2
+                let second = try hex4()
+                guard (0xDC00..<0xE000).contains(second) else { throw error("a high surrogate without its low surrogate") }
+                let value = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
+                guard let scalar = Unicode.Scalar(value) else { throw error("an invalid Unicode escape") }
+                return scalar
+            }
+            guard let scalar = Unicode.Scalar(first) else { throw error("a low surrogate without its high surrogate") }
+            return scalar
+        }
+
+        mutating func hex4() throws -> UInt32 {
+            guard offset + 4 <= bytes.count else { throw error("unexpected end of input") }
+            var value: UInt32 = 0
+            for _ in 0..<4 {
+                let byte = bytes[offset]
+                let digit: UInt8
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+                default: throw error("invalid hex digit in a Unicode escape")
+                }
+                value = value << 4 | UInt32(digit)
+                offset += 1
+            }
+            return value
+        }
+
+        /// A number by JSON's grammar: `.int` when integral and in range (as Foundation reads `1.0` or `1e2`),
+        /// else `.double`.
+        mutating func number() throws -> JSONValue {
+            let start = offset
+            if bytes[offset] == UInt8(ascii: "-") { offset += 1 }
+            guard offset < bytes.count, isDigit(bytes[offset]) else { throw error("invalid number") }
+            if bytes[offset] == UInt8(ascii: "0") {
+                offset += 1
+                if offset < bytes.count, isDigit(bytes[offset]) { throw error("a number with a leading zero") }
+            } else {
+                while offset < bytes.count, isDigit(bytes[offset]) { offset += 1 }
+            }
+            var isInteger = true
+            if offset < bytes.count, bytes[offset] == UInt8(ascii: ".") {
+                isInteger = false
+                offset += 1
+                guard offset < bytes.count, isDigit(bytes[offset]) else { throw error("invalid number") }
+                while offset < bytes.count, isDigit(bytes[offset]) { offset += 1 }
+            }
+            if offset < bytes.count, bytes[offset] == UInt8(ascii: "e") || bytes[offset] == UInt8(ascii: "E") {
+                isInteger = false
+                offset += 1
+                if offset < bytes.count, bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-") {
+                    offset += 1
+                }
+                guard offset < bytes.count, isDigit(bytes[offset]) else { throw error("invalid number") }
+                while offset < bytes.count, isDigit(bytes[offset]) { offset += 1 }
+            }
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
+            if isInteger, let integer = Int(text) { return .int(integer) }
+            guard let double = Double(text), double.isFinite else { throw error("a number out of range") }
+            if let integer = Int(exactly: double) { return .int(integer) }
+            return .double(double)
+        }
+
+        func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    }
+
+    private struct Writer {
+        var bytes: [UInt8] = []
+
+        init() { bytes.reserveCapacity(1024) }
+
+        /// False when a number cannot be written (NaN or infinity).
+        mutating func write(_ value: JSONValue) -> Bool {
+            switch value {
+            case .null: bytes.append(contentsOf: "null".utf8)
+            case .bool(let flag): bytes.append(contentsOf: (flag ? "true" : "false").utf8)
+            case .int(let integer): bytes.append(contentsOf: String(integer).utf8)
+            case .double(let double):
+                guard double.isFinite else { return false }
+                var text = double.description
+                if text.hasSuffix(".0") { text.removeLast(2) }
+                bytes.append(contentsOf: text.utf8)
+            case .string(let text): write(text)
+            case .array(let elements):
+                bytes.append(UInt8(ascii: "["))
+                for (index, element) in elements.enumerated() {
+                    if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                    guard write(element) else { return false }
+                }
+                bytes.append(UInt8(ascii: "]"))
+            case .object(let members):
+                bytes.append(UInt8(ascii: "{"))
+                // Byte order of keys, as Foundation's `.sortedKeys`.
+                let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+                for (index, member) in sorted.enumerated() {
+                    if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                    write(member.key)
+                    bytes.append(UInt8(ascii: ":"))
+                    guard write(member.value) else { return false }
+                }
+                bytes.append(UInt8(ascii: "}"))
+            }
+            return true
+        }
+
+        mutating func write(_ text: String) {
+            bytes.append(UInt8(ascii: "\""))
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+                case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+                case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
+                case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
+                case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+                case 0x08: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "b"))
+                case 0x0C: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "f"))
+                case 0..<0x20:
+                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    bytes.append(contentsOf: "\\u00".utf8)
+                    bytes.append(hex[Int(byte >> 4)])
+                    bytes.append(hex[Int(byte & 0xF)])
+                default: bytes.append(byte)
+                }
+            }
+            bytes.append(UInt8(ascii: "\""))
+        }
+    }
+}

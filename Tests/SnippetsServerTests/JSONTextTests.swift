@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+@testable import SnippetsServer
+
+/// The direct JSON reader and writer must read and write exactly what the Foundation round trips they replaced did.
+@Suite struct JSONTextTests {
+    /// What `JSONValue.parse` used to be: Foundation's decoder trying each type in turn.
+    static func foundationParse(_ text: String) -> JSONValue? {
+        try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+    }
+
+    /// What `serialized()` used to be.
+    static func foundationSerialize(_ value: JSONValue) -> String? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    static let inputs: [String] = [
+        "null", "true", "false", "0", "-0", "1", "-17", "1.0", "1e2", "1.5e1", "-0.0", "1.5", "0.1", "-2.25e-3",
+        "9223372036854775807", "-9223372036854775808", "9223372036854775808", "12345678901234567890", "1E400",
+        "1e-400", "01", "1.", ".5", "-", "+1", "1e", "tru", "nul", "\"\"", "\"abc\"", "\"a\\u0000b\"",
+        "\"\\ud83d\\ude00\"", "\"\\ud800\"", "\"\\udc00\"", "\"\\ud800x\"", "\"\\u00e9\\n\\t\\r\\b\\f\\/\\\\\\\"\"",
+        "\"\\x\"", "\"unterminated", "\"tab\there\"", "\"Привет, 😀 你好\"", "[]", "{}", "[1,2.5,\"x\",null]",
+        "[1,]", "{\"a\":1,}", "[,]", "[1,,2]", "{,}", "{\"a\" 1}", "{\"a\":}", "{1:2}", "{\"a\":1,\"a\":2}",
+        " \n\t[ 1 , { \"b\" : [ ] } ] \r\n", "[1] x", "", "   ", "[", "{\"a\":[{\"b\":{\"c\":[true,false]}}]}",
+        String(repeating: "[", count: 600) + String(repeating: "]", count: 600),
+        String(repeating: "[", count: 100) + String(repeating: "]", count: 100),
+        "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"textDocument/completion\",\"params\":{\"position\":{\"line\":4,\"character\":7}}}",
+    ]
+
+    @Test func parsesWhatFoundationParsedAndRefusesWhatItRefused() {
+        for input in Self.inputs {
+            let parsed = try? JSONValue.parse(Array(input.utf8))
+            #expect(parsed == Self.foundationParse(input), "input: \(input.prefix(80))")
+        }
+    }
+
+    @Test func refusesInvalidUTF8InStrings() {
+        let bytes: [UInt8] = Array("[\"a".utf8) + [0xFF, 0xFE] + Array("\"]".utf8)
+        #expect(throws: (any Error).self) { try JSONValue.parse(bytes) }
+    }
+
+    @Test func writesWhatFoundationWrote() {
+        let values: [JSONValue] = [
+            .null, true, 0, -5, .double(1.5), .double(0.1), .double(1e20), .double(1e-7), .double(-0.0),
+            .double(123456789012), .double(1e300), .string("a\u{0}\u{1f}\u{7f}\t\n\r\u{8}\u{c}\"\\/é\u{2028}😀"),
+            ["b": 1, "B": 2, "a": 3, "A": 4, "_x": 5, "10": 6, "9": 7, "é": 8, "z": 9, "aB": 10, "ab": 11],
+            ["items": [["label": "x", "textEdit": ["newText": "${1:a}\n\t$0"]]], "isIncomplete": false], [],
+            .object([:]),
+        ]
+        for value in values {
+            #expect(String(decoding: value.serialized(), as: UTF8.self) == Self.foundationSerialize(value))
+        }
+        #expect(JSONValue.double(.nan).serialized() == Array("null".utf8))
+    }
+
+    @Test func encodesValuesAsTheFoundationRoundTripDid() throws {
+        struct Inner: Codable { var name: String; var score: Double; var flag: Bool? }
+        struct Outer: Codable {
+            var items: [Inner]
+            var count: Int
+            var ratio: Float
+            var small: UInt8
+            var missing: String?
+            var nested: [String: [Int]]
+            var raw: JSONValue
+            var when: Date
+        }
+        let value = Outer(
+            items: [Inner(name: "a", score: 2, flag: nil), Inner(name: "é\n", score: 0.25, flag: true)],
+            count: 3, ratio: 0.1, small: 7, missing: nil, nested: ["k": [1, 2]], raw: ["x": [1, "y"]],
+            when: Date(timeIntervalSinceReferenceDate: 12.5))
+        let foundation = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+        #expect(try JSONValue(encoding: value) == foundation)
+        #expect(try JSONValue(encoding: CompletionList(isIncomplete: true, items: [])) == ["isIncomplete": true, "items": []])
+        #expect(throws: EncodingError.self) { try JSONValue(encoding: [Double.infinity]) }
+    }
+
+    @Test func decodesTypedValuesThroughTheWriter() throws {
+        let params: JSONValue = ["textDocument": ["uri": "file:///a.txt"], "position": ["line": 2, "character": 5]]
+        let decoded = try params.decode(CompletionParams.self)
+        #expect(decoded.textDocument.uri == "file:///a.txt")
+        #expect(decoded.position == Position(line: 2, character: 5))
+    }
+}
