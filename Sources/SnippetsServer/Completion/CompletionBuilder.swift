@@ -61,7 +61,7 @@ public struct CompletionBuilder: Sendable {
     /// labelled with its best-matching trigger, or its title when it has none.
     public func completions(at position: Position) -> CompletionList {
         guard let index = library.index else { return CompletionList(isIncomplete: false, items: []) }
-        let table = LineTable(document.text)
+        let table = document.lines
         let cursor = table.utf8Offset(of: position, in: encoding)
         let prefix = TypedPrefix(at: cursor, in: table)
         let limit = settings.maxCompletionItems
@@ -90,10 +90,17 @@ public struct CompletionBuilder: Sendable {
             isIncomplete = true
         }
 
-        let resolver = resolvesVariables ? variableResolver(table: table, cursor: cursor) : nil
+        // The variable context (a URL parse, a line copy) is built only once a body asks for a variable.
+        var context: SnippetVariableContext?
+        let resolvesVariables = resolvesVariables
+        func resolve(_ name: String) -> String? {
+            guard resolvesVariables else { return nil }
+            if context == nil { context = variableResolver(table: table, cursor: cursor) }
+            return context?.value(of: name)
+        }
         let items = candidates.enumerated().compactMap { rank, candidate -> CompletionItem? in
             guard let snippet = library.library.snippet(withID: candidate.hit.snippetID) else { return nil }
-            return item(for: snippet, rank: rank, run: candidate.run, prefix: prefix, table: table, resolver: resolver)
+            return item(for: snippet, rank: rank, run: candidate.run, prefix: prefix, table: table, resolve: resolve)
         }
         return CompletionList(isIncomplete: isIncomplete, items: items)
     }
@@ -120,12 +127,11 @@ public struct CompletionBuilder: Sendable {
 
     private func item(
         for snippet: Snippet, rank: Int, run: TypedPrefix.Run, prefix: TypedPrefix, table: LineTable,
-        resolver: SnippetVariableContext?
+        resolve: (String) -> String?
     ) -> CompletionItem {
         let trigger = Self.bestTrigger(of: snippet, typed: run.text)
         let label = trigger ?? snippet.title
         let body = SnippetBody.parse(snippet.body).body
-        let resolve: (String) -> String? = { name in resolver?.value(of: name) }
         let newText = client.supportsSnippets ? body.lspText(resolving: resolve) : body.plainText(resolving: resolve)
 
         let start = table.lspPosition(ofUTF8Offset: run.utf8Range.lowerBound, in: encoding)
@@ -145,11 +151,18 @@ public struct CompletionBuilder: Sendable {
         return CompletionItem(
             label: label,
             detail: trigger == nil ? snippet.description : snippet.title,
-            sortText: String(format: "%05d", rank),
+            sortText: Self.sortText(rank: rank),
             filterText: filterText,
             insertTextFormat: client.supportsSnippets ? 2 : 1,
             textEdit: edit,
             data: CompletionItemData(snippetID: snippet.id.rawValue, uri: document.uri))
+    }
+
+    /// The rank as five digits (`00042`), so clients keep the server's order; `String(format:)` without Foundation's
+    /// cost.
+    static func sortText(rank: Int) -> String {
+        let digits = String(rank)
+        return digits.count >= 5 ? digits : String(repeating: "0", count: 5 - digits.count) + digits
     }
 
     /// Markdown documentation for `snippet`: the rendered body, the description, and where it is defined.

@@ -5,13 +5,32 @@ public struct TextDocument: Sendable, Hashable {
     public var uri: String
     public var languageID: String
     public var version: Int
-    public var text: String
+    public var text: String {
+        didSet { lines = LineTable(text) }
+    }
+    /// The line table of `text`, rebuilt only when the text changes, so that a request never rescans the
+    /// document (a completion reads one line of it).
+    public private(set) var lines: LineTable
 
     public init(uri: String, languageID: String, version: Int, text: String) {
         self.uri = uri
         self.languageID = languageID
         self.version = version
         self.text = text
+        self.lines = LineTable(text)
+    }
+
+    // `lines` follows from `text`, so equality and hashing leave it out.
+    public static func == (left: TextDocument, right: TextDocument) -> Bool {
+        left.uri == right.uri && left.languageID == right.languageID && left.version == right.version
+            && left.text == right.text
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(uri)
+        hasher.combine(languageID)
+        hasher.combine(version)
+        hasher.combine(text)
     }
 
     /// Applies one `didChange` content change; columns count code units of `encoding`.
@@ -20,9 +39,8 @@ public struct TextDocument: Sendable, Hashable {
             text = change.text
             return
         }
-        let table = LineTable(text)
-        let start = table.utf8Offset(of: range.start, in: encoding)
-        let end = max(start, table.utf8Offset(of: range.end, in: encoding))
+        let start = lines.utf8Offset(of: range.start, in: encoding)
+        let end = max(start, lines.utf8Offset(of: range.end, in: encoding))
         var bytes = Array(text.utf8)
         bytes.replaceSubrange(start..<end, with: Array(change.text.utf8))
         text = String(decoding: bytes, as: UTF8.self)

@@ -17,7 +17,8 @@ public actor LanguageServer {
 
     /// What the reader hands the in-order queue.
     enum Incoming: Sendable {
-        case message(JSONRPCMessage)
+        /// A message and when its frame was read (`RequestTimings.now()`).
+        case message(JSONRPCMessage, received: UInt64)
         case undecodable(JSONRPCMessage.DecodeFailure)
     }
 
@@ -39,6 +40,10 @@ public actor LanguageServer {
     private var running: [RequestID: Task<Result<JSONValue, ResponseError>, Never>] = [:]
     private var cancelled: Set<RequestID> = []
     private var nextOutgoingID = 1
+    /// Server-side time per request, reported by `snippets/stats`.
+    var requestTimings = RequestTimings()
+    /// Method and read time of each request not answered yet.
+    private var unanswered: [RequestID: (method: String, received: UInt64)] = [:]
 
     // Reloading (see LanguageServer+Library.swift).
     var lastGood = LastGoodFiles()
@@ -85,11 +90,12 @@ public actor LanguageServer {
                 case .malformedHeader(let reason):
                     configuration.logError("snippets-lsp: skipped a malformed message header: \(reason)")
                 case .message(let body):
+                    let received = RequestTimings.now()
                     switch JSONRPCMessage.decode(body) {
                     case .success(.notification("$/cancelRequest", let params)):
                         if let id = params?["id"].flatMap(RequestID.init) { await cancel(id) }
                     case .success(let message):
-                        queue.yield(.message(message))
+                        queue.yield(.message(message, received: received))
                     case .failure(let failure):
                         queue.yield(.undecodable(failure))
                     }
@@ -107,13 +113,14 @@ public actor LanguageServer {
         switch item {
         case .undecodable(let failure):
             send(.response(id: failure.id, result: .failure(failure.error)))
-        case .message(.response(let id, let result)):
+        case .message(.response(let id, let result), _):
             if case .failure(let error) = result {
                 configuration.logError("snippets-lsp: client answered request \(id?.description ?? "?") with error \(error.code): \(error.message)")
             }
-        case .message(.notification(let method, let params)):
+        case .message(.notification(let method, let params), _):
             await handleNotification(method, params: params)
-        case .message(.request(let id, let method, let params)):
+        case .message(.request(let id, let method, let params), let received):
+            unanswered[id] = (method, received)
             await handleRequest(id: id, method: method, params: params)
         }
     }
@@ -179,6 +186,9 @@ public actor LanguageServer {
     /// The one place a reply is written.
     private func reply(to id: RequestID, with result: Result<JSONValue, ResponseError>) {
         send(.response(id: id, result: result))
+        if let request = unanswered.removeValue(forKey: id) {
+            requestTimings.record(request.method, receivedAt: request.received)
+        }
     }
 
     func send(_ message: JSONRPCMessage) {

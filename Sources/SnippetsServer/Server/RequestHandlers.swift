@@ -5,6 +5,7 @@ extension RequestHandlerRegistry {
         registry.register(CompletionHandler.self)
         registry.register(CompletionResolveHandler.self)
         registry.register(AskHandler.self)
+        registry.register(StatsHandler.self)
         return registry
     }
 }
