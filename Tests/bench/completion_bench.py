@@ -2,8 +2,10 @@
 completion requests for prefixes of real triggers, one at a time as an editor sends them.
 
 Prints: time to initialize, to the library load and to the first useful completion; client round trip
-p50/p90/p99/max; items per reply; the server's CPU time per request (it reports no per-request time of its own);
-and the server's peak resident memory (VmHWM).
+p50/p90/p99/max; items per reply; the server's own time per request (`snippets/stats`: from reading the request
+to writing its reply); the server's CPU time per request (/proc); and its peak resident memory (VmHWM).
+
+`--lines N` pads the document to N lines, to show whether a request's cost grows with the document.
 
 Run by `make bench` (not by `make test`): `.venv/bin/python Tests/bench/completion_bench.py --bin PATH`.
 """
@@ -16,14 +18,41 @@ import json
 import pathlib
 import random
 import re
+import select
 import statistics
 import sys
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "e2e"))
-from lspkit import REPO_ROOT, RawClient  # noqa: E402
+from lspkit import REPO_ROOT, RawClient, parse_frames  # noqa: E402
 
 DOC_URI = "file:///tmp/snippets-bench/bench.py"
+
+
+class BenchClient(RawClient):
+    """RawClient without the transcript: the tests keep every stdout byte (`stdout_bytes += chunk` copies the
+    whole transcript per read, which grows with the run and was counted in the round trip); here only the
+    unparsed tail is kept."""
+
+    def _pump(self, deadline: float) -> bool:
+        assert self.process.stdout is not None and self.process.stderr is not None
+        streams = [s for s in (self.process.stdout, self.process.stderr) if not s.closed]
+        remaining = deadline - time.monotonic()
+        if remaining <= 0 or not streams:
+            return False
+        ready, _, _ = select.select(streams, [], [], remaining)
+        for stream in ready:
+            chunk = os.read(stream.fileno(), 1 << 20)
+            if not chunk:
+                stream.close()
+                continue
+            if stream is self.process.stdout:
+                self._pending += chunk
+                messages, self._pending = parse_frames(self._pending)
+                self._inbox.extend(messages)
+            else:
+                self.stderr_bytes = (self.stderr_bytes + chunk)[-65536:]
+        return bool(ready)
 
 
 def real_triggers(corpora: pathlib.Path) -> list[str]:
@@ -81,6 +110,7 @@ def main() -> int:
     parser.add_argument("--shared", default=str(REPO_ROOT.parent / "shared"))
     parser.add_argument("--requests", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--lines", type=int, default=0, help="pad the document to this many lines")
     arguments = parser.parse_args()
 
     os.environ["SNIPPETS_LSP_BIN"] = str(pathlib.Path(arguments.bin).resolve())
@@ -100,7 +130,8 @@ def main() -> int:
 
     # One line per request: the prefix typed after some indentation, the cursor at its end.
     lines = ["    " + prefix for prefix in prefixes]
-    with RawClient("serve") as client:
+    lines += [f"# filler line {n} with a few words of text" for n in range(len(lines), arguments.lines)]
+    with BenchClient("serve") as client:
         started = time.perf_counter()
         client.initialize(
             capabilities={"textDocument": {"completion": {"completionItem": {"snippetSupport": True}}}},
@@ -144,9 +175,11 @@ def main() -> int:
 
         cpu_used = cpu_seconds(client.process.pid) - cpu_before
         memory = peak_memory_kib(client.process.pid)
+        stats = client.call("snippets/stats").get("result") or {}
         client.shutdown_and_exit()
 
-    print(f"completion bench: {len(prefixes)} requests, {len(triggers)} distinct real triggers, "
+    print(f"completion bench: {len(prefixes)} requests on a {len(lines)}-line document, "
+          f"{len(triggers)} distinct real triggers, "
           f"libraries: {', '.join(p.name for p in libraries)}")
     print(f"  initialize reply:           {(initialized - started) * 1000:8.1f} ms after start")
     print(f"  library load announced:     {(loaded - started) * 1000:8.1f} ms after start")
@@ -159,6 +192,13 @@ def main() -> int:
               f"empty replies {sum(1 for c in item_counts if c == 0)}")
     if errors:
         print(f"  error replies: {errors}")
+    served = stats.get("methods", {}).get("textDocument/completion")
+    if served:
+        print(f"  server-side (snippets/stats, read to reply written, last {served['sampled']} of {served['count']}): "
+              f"p50 {served['p50Ms']:.3f} ms, p90 {served['p90Ms']:.3f} ms, p99 {served['p99Ms']:.3f} ms, "
+              f"max {served['maxMs']:.3f} ms")
+    else:
+        print("  server-side: not reported (server without snippets/stats)")
     print(f"  server CPU: {cpu_used * 1000 / len(prefixes):.2f} ms per request on average "
           f"(/proc/<pid>/stat over the whole run: search, JSON and framing, all threads; {1000 / os.sysconf('SC_CLK_TCK'):.0f} ms ticks)")
     print(f"  server memory: peak {memory.get('VmHWM', 0) / 1024:.1f} MiB (VmHWM), "
