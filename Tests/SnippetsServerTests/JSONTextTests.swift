@@ -85,3 +85,26 @@ import Testing
         #expect(decoded.position == Position(line: 2, character: 5))
     }
 }
+
+/// The hand-built completion JSON equals what `Codable` gives.
+struct CompletionJSONTests {
+    static func viaCodable<T: Encodable>(_ value: T) throws -> JSONValue {
+        try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+    }
+
+    @Test func completionListsEncodeAsTheirCodableConformanceDoes() throws {
+        let range = LSPRange(start: Position(line: 1, character: 2), end: Position(line: 1, character: 5))
+        let full = CompletionItem(
+            label: "for", detail: "For loop", documentation: .markdown("**x**\n"), sortText: "00000",
+            filterText: "for", insertTextFormat: 2,
+            textEdit: .insertReplace(InsertReplaceEdit(newText: "for ${1:x}\n\t$0", insert: range, replace: range)),
+            data: CompletionItemData(snippetID: "abc", uri: "file:///a.swift"))
+        let bare = CompletionItem(
+            label: "é", detail: nil, documentation: nil, sortText: nil, filterText: nil, insertTextFormat: nil,
+            textEdit: .textEdit(TextEdit(range: range, newText: "x")), data: CompletionItemData(snippetID: "d", uri: nil))
+        let empty = CompletionItem(label: "e")
+        for list in [CompletionList(isIncomplete: true, items: [full, bare, empty]), CompletionList(isIncomplete: false, items: [])] {
+            #expect(try JSONValue(encoding: list) == Self.viaCodable(list))
+        }
+    }
+}

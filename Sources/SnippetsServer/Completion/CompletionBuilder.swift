@@ -131,8 +131,8 @@ public struct CompletionBuilder: Sendable {
     ) -> CompletionItem {
         let trigger = Self.bestTrigger(of: snippet, typed: run.text)
         let label = trigger ?? snippet.title
-        let body = SnippetBody.parse(snippet.body).body
-        let newText = client.supportsSnippets ? body.lspText(resolving: resolve) : body.plainText(resolving: resolve)
+        let newText = library.renderedBodies.insertText(
+            of: snippet, snippetSyntax: client.supportsSnippets, resolving: resolve)
 
         let start = table.lspPosition(ofUTF8Offset: run.utf8Range.lowerBound, in: encoding)
         let cursor = table.lspPosition(ofUTF8Offset: run.utf8Range.upperBound, in: encoding)

@@ -13,6 +13,7 @@ struct JSONValueEncoder {
     fileprivate static func box<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws -> JSONValue {
         switch value {
         case let json as JSONValue: return json
+        case let representable as any JSONValueRepresentable: return representable.jsonValue()
         case let text as String: return .string(text)
         case let flag as Bool: return .bool(flag)
         case let integer as Int: return .int(integer)
@@ -26,6 +27,13 @@ struct JSONValueEncoder {
             return encoder.value ?? .object([:])
         }
     }
+}
+
+/// A type that builds its JSON directly, bypassing `Encodable` (for the hot replies); the result must equal what
+/// its `Encodable` conformance gives.
+protocol JSONValueRepresentable {
+    /// The value as JSON.
+    func jsonValue() -> JSONValue
 }
 
 /// Where an encoded value is being built: a reference, so nested containers can fill it in place.

@@ -9,6 +9,9 @@ public struct LibrarySnapshot: Sendable {
     public let index: TokenIndex?
     /// Counts loads, starting at 0 for the empty snapshot.
     public let generation: Int
+    /// Bodies as completion renders them, filled on first use (they belong to this library, so a reload starts
+    /// afresh).
+    public let renderedBodies = RenderedBodies()
 
     public init(library: SnippetLibrary, index: TokenIndex?, generation: Int) {
         self.library = library
