@@ -66,3 +66,26 @@ struct DocumentLineTableTests {
         #expect(String(document.lines.content(ofLine: 0)) == "x")
     }
 }
+
+/// Cached insert text is exactly what rendering again gives.
+struct RenderedBodiesTests {
+    @Test func reusesTextOnlyWhileTheVariablesItUsedKeepTheirValues() {
+        let cache = RenderedBodies()
+        let plain = makeSnippet("Plain", triggers: ["p"], body: "for ${1:x} in $2")
+        let dated = makeSnippet("Dated", triggers: ["d"], body: "© $CURRENT_YEAR ${1:name} $TM_SELECTED_TEXT")
+        var asked: [String] = []
+        func resolve(year: String) -> (String) -> String? {
+            { name in
+                asked.append(name)
+                return name == "CURRENT_YEAR" ? year : nil
+            }
+        }
+        #expect(cache.insertText(of: plain, snippetSyntax: true, resolving: resolve(year: "2026")) == "for ${1:x} in $2")
+        #expect(cache.insertText(of: plain, snippetSyntax: false, resolving: resolve(year: "2026")) == "for x in ")
+        #expect(cache.insertText(of: dated, snippetSyntax: true, resolving: resolve(year: "2026")).hasPrefix("© 2026 ${1:name}"))
+        asked = []
+        #expect(cache.insertText(of: dated, snippetSyntax: true, resolving: resolve(year: "2026")).hasPrefix("© 2026 ${1:name}"))
+        #expect(asked == ["CURRENT_YEAR", "TM_SELECTED_TEXT"], "a cached text is checked against the values it used")
+        #expect(cache.insertText(of: dated, snippetSyntax: true, resolving: resolve(year: "2027")).hasPrefix("© 2027 ${1:name}"))
+    }
+}

@@ -1,18 +1,24 @@
 import Foundation
 import SnippetsCore
 
-/// Parsed snippet bodies and, for bodies that use no variable, their rendered insert text, per snippet of one
-/// `LibrarySnapshot`. Parsing and rendering each shown body on every completion was the largest part of a
-/// request's time; a snapshot is immutable and replaced whole on reload, so entries never go stale, and there is
-/// at most one entry per snippet in the library.
+/// Parsed snippet bodies and their last rendered insert text, per snippet of one `LibrarySnapshot`. Parsing and
+/// rendering each shown body on every completion was the largest part of a request's time; a snapshot is
+/// immutable and replaced whole on reload, so entries never go stale, and there is at most one entry per snippet.
 ///
-/// A rendering is kept only when the renderer never asked for a variable's value, so cached text is exactly what
-/// rendering again would give; bodies with variables (dates, file names) are rendered on each request.
+/// A rendering remembers the variables the renderer asked for and the values it got; it is reused only when
+/// asking again gives the same values, so the text is exactly what rendering again would give. Bodies without
+/// variables are rendered once; `$TM_SELECTED_TEXT` (never known to the server) stays cached; `$RANDOM` or
+/// `$TM_LINE_INDEX` are rendered again whenever their value changes.
 public final class RenderedBodies: @unchecked Sendable {
+    private struct Rendering {
+        var text: String
+        var variables: [(name: String, value: String?)]
+    }
+
     private struct Entry {
         var body: SnippetBody
-        var snippetText: String?
-        var plainText: String?
+        var snippetText: Rendering?
+        var plainText: Rendering?
     }
 
     private let lock = NSLock()
@@ -25,19 +31,23 @@ public final class RenderedBodies: @unchecked Sendable {
     /// resolved through `resolve`.
     public func insertText(of snippet: Snippet, snippetSyntax: Bool, resolving resolve: (String) -> String?) -> String {
         let cached = lock.withLock { entries[snippet.id] }
-        if let text = snippetSyntax ? cached?.snippetText : cached?.plainText { return text }
+        if let rendering = snippetSyntax ? cached?.snippetText : cached?.plainText,
+            rendering.variables.allSatisfy({ resolve($0.name) == $0.value })
+        {
+            return rendering.text
+        }
         let body = cached?.body ?? SnippetBody.parse(snippet.body).body
-        var usedVariable = false
+        var variables: [(name: String, value: String?)] = []
         let recordingResolve: (String) -> String? = { name in
-            usedVariable = true
-            return resolve(name)
+            let value = resolve(name)
+            variables.append((name, value))
+            return value
         }
         let text = snippetSyntax ? body.lspText(resolving: recordingResolve) : body.plainText(resolving: recordingResolve)
+        let rendering = Rendering(text: text, variables: variables)
         lock.withLock {
             var entry = entries[snippet.id] ?? Entry(body: body)
-            if !usedVariable {
-                if snippetSyntax { entry.snippetText = text } else { entry.plainText = text }
-            }
+            if snippetSyntax { entry.snippetText = rendering } else { entry.plainText = rendering }
             entries[snippet.id] = entry
         }
         return text
