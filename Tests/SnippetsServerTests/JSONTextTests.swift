@@ -108,3 +108,57 @@ struct CompletionJSONTests {
         }
     }
 }
+
+/// Params decoded straight from a `JSONValue` equal what `JSONDecoder` gives, and failures keep its errors.
+struct JSONValueDecoderTests {
+    struct Sample: Codable, Equatable {
+        var name: String
+        var count: Int
+        var ratio: Double
+        var small: UInt8?
+        var flags: [Bool]
+        var nested: [String: [Int]]
+        var raw: JSONValue?
+        var missing: String?
+        var edit: CompletionTextEdit?
+    }
+
+    enum Outcome<T: Equatable>: Equatable {
+        case value(T)
+        case failure(String)
+    }
+
+    static func viaFoundation<T: Decodable>(_ type: T.Type, _ value: JSONValue) -> Outcome<T> {
+        do {
+            return .value(try JSONDecoder().decode(type, from: Data(value.serialized())))
+        } catch {
+            return .failure(String(describing: error))
+        }
+    }
+
+    static func viaValue<T: Decodable>(_ type: T.Type, _ value: JSONValue) -> Outcome<T> {
+        do { return .value(try value.decode(type)) } catch { return .failure(String(describing: error)) }
+    }
+
+    @Test func decodesAsFoundationDoes() throws {
+        let range: JSONValue = ["start": ["line": 0, "character": 1], "end": ["line": 0, "character": 2]]
+        let values: [JSONValue] = [
+            ["name": "a", "count": 2, "ratio": 3, "small": 7, "flags": [true, false], "nested": ["k": [1]], "raw": ["x": [1, "y"]],
+             "edit": ["newText": "n", "insert": range, "replace": range]],
+            ["name": "é", "count": -1, "ratio": .double(0.5), "flags": [], "nested": [:], "raw": nil, "missing": nil,
+             "edit": ["newText": "n", "range": range]],
+            ["name": "a", "count": .double(1.5), "ratio": 1, "flags": [], "nested": [:]],
+            ["name": 1, "count": 1, "ratio": 1, "flags": [], "nested": [:]],
+            ["name": "a", "count": 1, "ratio": 1, "small": 300, "flags": [], "nested": [:]],
+            ["name": "a", "count": 1, "ratio": 1, "flags": [1], "nested": [:]],
+            ["count": 1, "ratio": 1, "flags": [], "nested": [:]],
+            ["name": "a", "count": 1, "ratio": 1, "flags": [], "nested": [:], "edit": ["newText": 3]],
+            [1, 2], "text", .null,
+        ]
+        for value in values {
+            #expect(Self.viaValue(Sample.self, value) == Self.viaFoundation(Sample.self, value), "\(value)")
+        }
+        let params: JSONValue = ["textDocument": ["uri": "file:///a"], "position": ["line": 3, "character": 4], "context": ["triggerKind": 1]]
+        #expect(try params.decode(CompletionParams.self).position == Position(line: 3, character: 4))
+    }
+}

@@ -48,6 +48,14 @@ public struct CompletionBuilder: Sendable {
         return clientName.hasPrefix("Visual Studio Code") || clientName == "VSCodium"
     }
 
+    /// What the client accepts in an item.
+    private struct ItemStyle {
+        /// LSP snippet syntax (else plain text).
+        var snippets: Bool
+        /// `InsertReplaceEdit` (else `TextEdit`).
+        var insertReplace: Bool
+    }
+
     /// A found snippet and the typed run its edit replaces.
     private struct Candidate {
         var hit: SearchHit
@@ -98,9 +106,13 @@ public struct CompletionBuilder: Sendable {
             if context == nil { context = variableResolver(table: table, cursor: cursor) }
             return context?.value(of: name)
         }
+        // Read once per request: each is a walk through the client's raw capabilities.
+        let style = ItemStyle(snippets: client.supportsSnippets, insertReplace: client.supportsInsertReplace)
         let items = candidates.enumerated().compactMap { rank, candidate -> CompletionItem? in
             guard let snippet = library.library.snippet(withID: candidate.hit.snippetID) else { return nil }
-            return item(for: snippet, rank: rank, run: candidate.run, prefix: prefix, table: table, resolve: resolve)
+            return item(
+                for: snippet, rank: rank, run: candidate.run, prefix: prefix, table: table, style: style,
+                resolve: resolve)
         }
         return CompletionList(isIncomplete: isIncomplete, items: items)
     }
@@ -127,18 +139,18 @@ public struct CompletionBuilder: Sendable {
 
     private func item(
         for snippet: Snippet, rank: Int, run: TypedPrefix.Run, prefix: TypedPrefix, table: LineTable,
-        resolve: (String) -> String?
+        style: ItemStyle, resolve: (String) -> String?
     ) -> CompletionItem {
         let trigger = Self.bestTrigger(of: snippet, typed: run.text)
         let label = trigger ?? snippet.title
         let newText = library.renderedBodies.insertText(
-            of: snippet, snippetSyntax: client.supportsSnippets, resolving: resolve)
+            of: snippet, snippetSyntax: style.snippets, resolving: resolve)
 
         let start = table.lspPosition(ofUTF8Offset: run.utf8Range.lowerBound, in: encoding)
         let cursor = table.lspPosition(ofUTF8Offset: run.utf8Range.upperBound, in: encoding)
         let insertRange = LSPRange(start: start, end: cursor)
         let edit: CompletionTextEdit
-        if client.supportsInsertReplace {
+        if style.insertReplace {
             let replaceEnd = table.lspPosition(ofUTF8Offset: prefix.wordEndAfterCursor, in: encoding)
             edit = .insertReplace(InsertReplaceEdit(
                 newText: newText, insert: insertRange, replace: LSPRange(start: start, end: replaceEnd)))
@@ -153,7 +165,7 @@ public struct CompletionBuilder: Sendable {
             detail: trigger == nil ? snippet.description : snippet.title,
             sortText: Self.sortText(rank: rank),
             filterText: filterText,
-            insertTextFormat: client.supportsSnippets ? 2 : 1,
+            insertTextFormat: style.snippets ? 2 : 1,
             textEdit: edit,
             data: CompletionItemData(snippetID: snippet.id.rawValue, uri: document.uri))
     }

@@ -307,7 +307,7 @@ enum JSONText {
             case .object(let members):
                 bytes.append(UInt8(ascii: "{"))
                 // Byte order of keys, as Foundation's `.sortedKeys`.
-                let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+                let sorted = members.sorted { Self.precedes($0.key, $1.key) }
                 for (index, member) in sorted.enumerated() {
                     if index > 0 { bytes.append(UInt8(ascii: ",")) }
                     write(member.key)
@@ -319,24 +319,40 @@ enum JSONText {
             return true
         }
 
+        /// UTF-8 byte order (String's `<` agrees for ASCII and is faster there).
+        static func precedes(_ left: String, _ right: String) -> Bool {
+            if isASCII(left) && isASCII(right) { return left < right }
+            return left.utf8.lexicographicallyPrecedes(right.utf8)
+        }
+
+        static func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
+
         mutating func write(_ text: String) {
             bytes.append(UInt8(ascii: "\""))
-            for byte in text.utf8 {
-                switch byte {
-                case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
-                case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
-                case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
-                case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
-                case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
-                case 0x08: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "b"))
-                case 0x0C: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "f"))
-                case 0..<0x20:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    bytes.append(contentsOf: "\\u00".utf8)
-                    bytes.append(hex[Int(byte >> 4)])
-                    bytes.append(hex[Int(byte & 0xF)])
-                default: bytes.append(byte)
+            var text = text
+            text.withUTF8 { utf8 in
+                // Copy runs that need no escape in one go; most strings have none or few.
+                var runStart = 0
+                for index in 0..<utf8.count {
+                    let byte = utf8[index]
+                    guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                    if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+                    runStart = index + 1
+                    switch byte {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+                    case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
+                    case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
+                    case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+                    case 0x08: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "b"))
+                    case 0x0C: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "f"))
+                    default:
+                        let hex = Array("0123456789abcdef".utf8)
+                        bytes.append(contentsOf: "\\u00".utf8)
+                        bytes.append(hex[Int(byte >> 4)])
+                        bytes.append(hex[Int(byte & 0xF)])
+                    }
                 }
+                if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
             }
             bytes.append(UInt8(ascii: "\""))
         }

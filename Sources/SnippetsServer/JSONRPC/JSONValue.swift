@@ -77,6 +77,8 @@ public enum JSONValue: Hashable, Sendable, Codable {
 
     /// This value decoded as `T` (used to read typed params).
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+        // Straight from the value; on any failure, JSONDecoder decides (and words the error).
+        if let decoded = try? JSONValueDecoder.decode(type, from: self) { return decoded }
         guard let bytes = JSONText.serialize(self) else {
             throw DecodingError.dataCorrupted(DecodingError.Context(
                 codingPath: [], debugDescription: "a number is not finite"))
