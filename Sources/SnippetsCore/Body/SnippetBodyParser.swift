@@ -78,7 +78,7 @@ struct SnippetElementBuilder {
 
     private mutating func flush() {
         guard !pendingText.isEmpty else { return }
-        elements.append(.text(String(decoding: pendingText, as: UTF16.self)))
+        elements.append(.text(stringFromUTF16(pendingText)))
         pendingText.removeAll(keepingCapacity: true)
     }
 }
@@ -170,13 +170,13 @@ struct SnippetBodyParser {
     private mutating func readInt() -> Int? {
         let begin = index
         while let unit = unit(at: index), SnippetASCII.isDigit(unit) { index += 1 }
-        return Int(String(decoding: units[begin..<index], as: UTF16.self))
+        return Int(stringFromUTF16(units[begin..<index]))
     }
 
     private mutating func readName() -> String {
         let begin = index
         while let unit = unit(at: index), SnippetASCII.isNameContinue(unit) { index += 1 }
-        return String(decoding: units[begin..<index], as: UTF16.self)
+        return stringFromUTF16(units[begin..<index])
     }
 
     private mutating func checkVariableName(_ name: String, at offset: Int) {
@@ -433,5 +433,15 @@ struct SnippetBodyParser {
                         + "whole transform as literal text when JavaScript rejects it too."))
         }
         return .success(transform)
+    }
+}
+
+/// `String(decoding: units, as: UTF16.self)`, with a fast path for ASCII (most snippet text): the generic UTF-16
+/// transcoding was most of a body's parse time, and parsing is on the completion path.
+func stringFromUTF16<Units: Collection<UInt16>>(_ units: Units) -> String {
+    guard units.allSatisfy({ $0 < 0x80 }) else { return String(decoding: units, as: UTF16.self) }
+    return String(unsafeUninitializedCapacity: units.count) { buffer in
+        for (offset, unit) in units.enumerated() { buffer[offset] = UInt8(truncatingIfNeeded: unit) }
+        return units.count
     }
 }

@@ -264,6 +264,7 @@ public struct SnippetVariableContext: Sendable {
     }
 
     private func dateValue(of name: String) -> String? {
+        guard name.hasPrefix("CURRENT_") else { return nil }  // no calendar work for other (unknown) names
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.year, .month, .day, .weekday, .hour, .minute, .second], from: date)

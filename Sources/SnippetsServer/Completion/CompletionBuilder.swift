@@ -48,6 +48,27 @@ public struct CompletionBuilder: Sendable {
         return clientName.hasPrefix("Visual Studio Code") || clientName == "VSCodium"
     }
 
+    /// A variable context made on first use.
+    private final class LazyVariables {
+        private let resolves: Bool
+        private var make: (() -> SnippetVariableContext)?
+        private var context: SnippetVariableContext?
+
+        init(resolves: Bool, make: @escaping () -> SnippetVariableContext) {
+            self.resolves = resolves
+            self.make = make
+        }
+
+        func value(of name: String) -> String? {
+            guard resolves else { return nil }
+            if context == nil, let make {
+                context = make()
+                self.make = nil
+            }
+            return context?.value(of: name)
+        }
+    }
+
     /// What the client accepts in an item.
     private struct ItemStyle {
         /// LSP snippet syntax (else plain text).
@@ -98,21 +119,24 @@ public struct CompletionBuilder: Sendable {
             isIncomplete = true
         }
 
-        // The variable context (a URL parse, a line copy) is built only once a body asks for a variable.
-        var context: SnippetVariableContext?
-        let resolvesVariables = resolvesVariables
-        func resolve(_ name: String) -> String? {
-            guard resolvesVariables else { return nil }
-            if context == nil { context = variableResolver(table: table, cursor: cursor) }
-            return context?.value(of: name)
+        // The variable context (a URL parse, a line copy) is built only once a body asks for a variable; the
+        // closure holds just that box, not a copy of this builder.
+        let variables = LazyVariables(resolves: resolvesVariables) { [self] in
+            variableResolver(table: table, cursor: cursor)
         }
+        let resolve: (String) -> String? = { name in variables.value(of: name) }
         // Read once per request: each is a walk through the client's raw capabilities.
         let style = ItemStyle(snippets: client.supportsSnippets, insertReplace: client.supportsInsertReplace)
-        let items = candidates.enumerated().compactMap { rank, candidate -> CompletionItem? in
-            guard let snippet = library.library.snippet(withID: candidate.hit.snippetID) else { return nil }
-            return item(
-                for: snippet, rank: rank, run: candidate.run, prefix: prefix, table: table, style: style,
-                resolve: resolve)
+        // Every item of a run edits the same range: convert its offsets to positions once, not once per item.
+        var rangesByRun: [Range<Int>: EditRanges] = [:]
+        var items: [CompletionItem] = []
+        items.reserveCapacity(candidates.count)
+        for (rank, candidate) in candidates.enumerated() {
+            guard let snippet = library.library.snippet(withID: candidate.hit.snippetID) else { continue }
+            let run = candidate.run
+            let ranges = rangesByRun[run.utf8Range] ?? editRanges(for: run, prefix: prefix, table: table, style: style)
+            rangesByRun[run.utf8Range] = ranges
+            items.append(item(for: snippet, rank: rank, run: run, ranges: ranges, style: style, resolve: resolve))
         }
         return CompletionList(isIncomplete: isIncomplete, items: items)
     }
@@ -137,25 +161,35 @@ public struct CompletionBuilder: Sendable {
             ?? snippet.triggers.first
     }
 
+    /// The ranges an item's edit replaces for a typed run.
+    private struct EditRanges {
+        /// From the run's start to the cursor.
+        var insert: LSPRange
+        /// From the run's start to the end of the word after the cursor; nil unless the client takes it.
+        var replace: LSPRange?
+    }
+
+    private func editRanges(for run: TypedPrefix.Run, prefix: TypedPrefix, table: LineTable, style: ItemStyle) -> EditRanges {
+        let start = table.lspPosition(ofUTF8Offset: run.utf8Range.lowerBound, in: encoding)
+        let cursor = table.lspPosition(ofUTF8Offset: run.utf8Range.upperBound, in: encoding)
+        guard style.insertReplace else { return EditRanges(insert: LSPRange(start: start, end: cursor)) }
+        let replaceEnd = table.lspPosition(ofUTF8Offset: prefix.wordEndAfterCursor, in: encoding)
+        return EditRanges(insert: LSPRange(start: start, end: cursor), replace: LSPRange(start: start, end: replaceEnd))
+    }
+
     private func item(
-        for snippet: Snippet, rank: Int, run: TypedPrefix.Run, prefix: TypedPrefix, table: LineTable,
-        style: ItemStyle, resolve: (String) -> String?
+        for snippet: Snippet, rank: Int, run: TypedPrefix.Run, ranges: EditRanges, style: ItemStyle,
+        resolve: (String) -> String?
     ) -> CompletionItem {
         let trigger = Self.bestTrigger(of: snippet, typed: run.text)
         let label = trigger ?? snippet.title
         let newText = library.renderedBodies.insertText(
             of: snippet, snippetSyntax: style.snippets, resolving: resolve)
-
-        let start = table.lspPosition(ofUTF8Offset: run.utf8Range.lowerBound, in: encoding)
-        let cursor = table.lspPosition(ofUTF8Offset: run.utf8Range.upperBound, in: encoding)
-        let insertRange = LSPRange(start: start, end: cursor)
         let edit: CompletionTextEdit
-        if style.insertReplace {
-            let replaceEnd = table.lspPosition(ofUTF8Offset: prefix.wordEndAfterCursor, in: encoding)
-            edit = .insertReplace(InsertReplaceEdit(
-                newText: newText, insert: insertRange, replace: LSPRange(start: start, end: replaceEnd)))
+        if let replace = ranges.replace {
+            edit = .insertReplace(InsertReplaceEdit(newText: newText, insert: ranges.insert, replace: replace))
         } else {
-            edit = .textEdit(TextEdit(range: insertRange, newText: newText))
+            edit = .textEdit(TextEdit(range: ranges.insert, newText: newText))
         }
         // Clients filter items against the typed text; an item found through its title or body would be dropped
         // unless its filter text starts with what was typed.

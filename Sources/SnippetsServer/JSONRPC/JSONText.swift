@@ -307,7 +307,18 @@ enum JSONText {
             case .object(let members):
                 bytes.append(UInt8(ascii: "{"))
                 // Byte order of keys, as Foundation's `.sortedKeys`.
-                let sorted = members.sorted { Self.precedes($0.key, $1.key) }
+                var sorted = Array(members)
+                if sorted.count > 16 {
+                    sorted.sort { Self.precedes($0.key, $1.key) }
+                } else {  // the usual small object: an insertion sort without closures
+                    for start in sorted.indices.dropFirst() {
+                        var index = start
+                        while index > 0, Self.precedes(sorted[index].key, sorted[index - 1].key) {
+                            sorted.swapAt(index, index - 1)
+                            index -= 1
+                        }
+                    }
+                }
                 for (index, member) in sorted.enumerated() {
                     if index > 0 { bytes.append(UInt8(ascii: ",")) }
                     write(member.key)
@@ -319,13 +330,18 @@ enum JSONText {
             return true
         }
 
-        /// UTF-8 byte order (String's `<` agrees for ASCII and is faster there).
+        /// UTF-8 byte order, over contiguous bytes when the strings have them.
         static func precedes(_ left: String, _ right: String) -> Bool {
-            if isASCII(left) && isASCII(right) { return left < right }
-            return left.utf8.lexicographicallyPrecedes(right.utf8)
+            let result = left.utf8.withContiguousStorageIfAvailable { leftBytes in
+                right.utf8.withContiguousStorageIfAvailable { rightBytes -> Bool in
+                    for index in 0..<min(leftBytes.count, rightBytes.count) where leftBytes[index] != rightBytes[index] {
+                        return leftBytes[index] < rightBytes[index]
+                    }
+                    return leftBytes.count < rightBytes.count
+                }
+            }
+            return (result ?? nil) ?? left.utf8.lexicographicallyPrecedes(right.utf8)
         }
-
-        static func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
 
         mutating func write(_ text: String) {
             bytes.append(UInt8(ascii: "\""))
