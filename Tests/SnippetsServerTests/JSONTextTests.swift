@@ -103,8 +103,18 @@ struct CompletionJSONTests {
             label: "é", detail: nil, documentation: nil, sortText: nil, filterText: nil, insertTextFormat: nil,
             textEdit: .textEdit(TextEdit(range: range, newText: "x")), data: CompletionItemData(snippetID: "d", uri: nil))
         let empty = CompletionItem(label: "e")
-        for list in [CompletionList(isIncomplete: true, items: [full, bare, empty]), CompletionList(isIncomplete: false, items: [])] {
-            #expect(try JSONValue(encoding: list) == Self.viaCodable(list))
+        let documented = CompletionItem(
+            label: "q\"\\\u{1}", detail: "d", documentation: .markdown("m"), sortText: "1", filterText: nil,
+            insertTextFormat: 1, textEdit: nil, data: nil)
+        for list in [
+            CompletionList(isIncomplete: true, items: [full, bare, empty, documented]),
+            CompletionList(isIncomplete: false, items: []),
+        ] {
+            let codable = try Self.viaCodable(list)
+            #expect(try JSONValue(encoding: list) == codable)
+            var writer = JSONText.Writer()
+            list.writeJSON(into: &writer)
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == String(decoding: codable.serialized(), as: UTF8.self))
         }
     }
 }

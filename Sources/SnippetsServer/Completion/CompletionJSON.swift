@@ -60,3 +60,96 @@ extension CompletionItemData: JSONValueRepresentable {
         return .object(object)
     }
 }
+
+// The completion reply written straight to bytes, keys in byte order, as `serialized()` writes them; checked
+// byte for byte against the `Codable` path in `CompletionJSONTests`.
+
+extension CompletionList: JSONBytesWritable {
+    func writeJSON(into writer: inout JSONText.Writer) {
+        writer.raw(isIncomplete ? "{\"isIncomplete\":true,\"items\":[" : "{\"isIncomplete\":false,\"items\":[")
+        for (index, item) in items.enumerated() {
+            if index > 0 { writer.raw(",") }
+            item.writeJSON(into: &writer)
+        }
+        writer.raw("]}")
+    }
+}
+
+extension CompletionItem {
+    func writeJSON(into writer: inout JSONText.Writer) {
+        // data, detail, documentation, filterText, insertTextFormat, kind, label, sortText, textEdit
+        writer.raw("{")
+        if let data {
+            writer.raw("\"data\":{\"snippetID\":")
+            writer.write(data.snippetID)
+            if let uri = data.uri {
+                writer.raw(",\"uri\":")
+                writer.write(uri)
+            }
+            writer.raw("},")
+        }
+        if let detail {
+            writer.raw("\"detail\":")
+            writer.write(detail)
+            writer.raw(",")
+        }
+        if let documentation {
+            writer.raw("\"documentation\":{\"kind\":")
+            writer.write(documentation.kind)
+            writer.raw(",\"value\":")
+            writer.write(documentation.value)
+            writer.raw("},")
+        }
+        if let filterText {
+            writer.raw("\"filterText\":")
+            writer.write(filterText)
+            writer.raw(",")
+        }
+        if let insertTextFormat {
+            writer.raw("\"insertTextFormat\":")
+            writer.write(insertTextFormat)
+            writer.raw(",")
+        }
+        writer.raw("\"kind\":")
+        writer.write(kind)
+        writer.raw(",\"label\":")
+        writer.write(label)
+        if let sortText {
+            writer.raw(",\"sortText\":")
+            writer.write(sortText)
+        }
+        switch textEdit {
+        case .insertReplace(let edit):
+            writer.raw(",\"textEdit\":{\"insert\":")
+            edit.insert.writeJSON(into: &writer)
+            writer.raw(",\"newText\":")
+            writer.write(edit.newText)
+            writer.raw(",\"replace\":")
+            edit.replace.writeJSON(into: &writer)
+            writer.raw("}")
+        case .textEdit(let edit):
+            writer.raw(",\"textEdit\":{\"newText\":")
+            writer.write(edit.newText)
+            writer.raw(",\"range\":")
+            edit.range.writeJSON(into: &writer)
+            writer.raw("}")
+        case nil:
+            break
+        }
+        writer.raw("}")
+    }
+}
+
+extension LSPRange {
+    func writeJSON(into writer: inout JSONText.Writer) {
+        writer.raw("{\"end\":{\"character\":")
+        writer.write(end.character)
+        writer.raw(",\"line\":")
+        writer.write(end.line)
+        writer.raw("},\"start\":{\"character\":")
+        writer.write(start.character)
+        writer.raw(",\"line\":")
+        writer.write(start.line)
+        writer.raw("}}")
+    }
+}

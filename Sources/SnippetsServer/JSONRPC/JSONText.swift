@@ -280,10 +280,20 @@ enum JSONText {
         func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
     }
 
-    private struct Writer {
+    /// Appends JSON text to `bytes`; `JSONBytesWritable` types write through it.
+    struct Writer {
+        /// The text so far.
         var bytes: [UInt8] = []
 
         init() { bytes.reserveCapacity(1024) }
+
+        /// Appends ASCII punctuation or a literal key exactly as given (the caller keeps it valid JSON).
+        mutating func raw(_ text: StaticString) {
+            bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
+
+        /// Appends an integer.
+        mutating func write(_ integer: Int) { bytes.append(contentsOf: String(integer).utf8) }
 
         /// False when a number cannot be written (NaN or infinity).
         mutating func write(_ value: JSONValue) -> Bool {

@@ -37,7 +37,7 @@ public actor LanguageServer {
     /// The library in service.
     public internal(set) var snapshot = LibrarySnapshot.empty
 
-    private var running: [RequestID: Task<Result<JSONValue, ResponseError>, Never>] = [:]
+    private var running: [RequestID: Task<Result<ReplyPayload, ResponseError>, Never>] = [:]
     private var cancelled: Set<RequestID> = []
     private var nextOutgoingID = 1
     /// Server-side time per request, reported by `snippets/stats`.
@@ -151,7 +151,7 @@ public actor LanguageServer {
         let context = RequestContext(
             id: id, positionEncoding: positionEncoding, library: snapshot, documents: documents, settings: settings,
             client: client, workspaceFolders: workspaceFolders, configuration: configuration, server: self)
-        let task = Task { () -> Result<JSONValue, ResponseError> in
+        let task = Task { () -> Result<ReplyPayload, ResponseError> in
             do {
                 try Task.checkCancellation()
                 let result = try await entry.run(params, context)
@@ -169,10 +169,27 @@ public actor LanguageServer {
         }
     }
 
-    private func finish(_ id: RequestID, _ result: Result<JSONValue, ResponseError>) {
+    private func finish(_ id: RequestID, _ result: Result<ReplyPayload, ResponseError>) {
         running[id] = nil
         let wasCancelled = cancelled.remove(id) != nil
-        reply(to: id, with: wasCancelled ? .failure(.requestCancelled) : result)
+        switch result {
+        case .success(.encoded(let json)) where !wasCancelled:
+            // {"id":…,"jsonrpc":"2.0","result":…}: the keys in the order `serialized()` sorts them.
+            var writer = JSONText.Writer()
+            writer.raw("{\"id\":")
+            _ = writer.write(id.json)
+            writer.raw(",\"jsonrpc\":\"2.0\",\"result\":")
+            writer.bytes.append(contentsOf: json)
+            writer.raw("}")
+            transport.send(MessageFramer.frame(writer.bytes))
+            recordAnswer(id)
+        case .success(.encoded):
+            reply(to: id, with: .failure(.requestCancelled))
+        case .success(.value(let value)):
+            reply(to: id, with: wasCancelled ? .failure(.requestCancelled) : .success(value))
+        case .failure(let error):
+            reply(to: id, with: .failure(wasCancelled ? .requestCancelled : error))
+        }
     }
 
     /// `$/cancelRequest`: stops a running request (it is answered with -32800 when it ends) or marks a queued one
@@ -186,6 +203,11 @@ public actor LanguageServer {
     /// The one place a reply is written.
     private func reply(to id: RequestID, with result: Result<JSONValue, ResponseError>) {
         send(.response(id: id, result: result))
+        recordAnswer(id)
+    }
+
+    /// Records the server-side time of a request just answered.
+    private func recordAnswer(_ id: RequestID) {
         if let request = unanswered.removeValue(forKey: id) {
             requestTimings.record(request.method, receivedAt: request.received)
         }

@@ -61,6 +61,19 @@ public struct RequestContext: Sendable {
     }
 }
 
+/// A handler's result: a value, or JSON text already written (the completion list writes itself, as building and
+/// sorting a `JSONValue` tree per item was a third of a completion's time).
+enum ReplyPayload: Sendable {
+    case value(JSONValue)
+    case encoded([UInt8])
+}
+
+/// A result that writes its own JSON text, exactly as `JSONValue(encoding:)` then `serialized()` would.
+protocol JSONBytesWritable {
+    /// Appends the value's JSON (keys sorted by bytes, as `serialized()`).
+    func writeJSON(into writer: inout JSONText.Writer)
+}
+
 /// The request handlers the server knows, by method.
 ///
 /// To add a request: write `enum MyHandler: RequestHandler` (with `method`, `Params`, `Result`, `handle`) in its
@@ -71,7 +84,7 @@ public struct RequestHandlerRegistry: Sendable {
     struct Entry: Sendable {
         let runsConcurrently: Bool
         let capabilities: [String: JSONValue]
-        let run: @Sendable (JSONValue?, RequestContext) async throws -> JSONValue
+        let run: @Sendable (JSONValue?, RequestContext) async throws -> ReplyPayload
     }
 
     private var entries: [String: Entry] = [:]
@@ -91,7 +104,13 @@ public struct RequestHandlerRegistry: Sendable {
             } catch {
                 throw ResponseError.from(error)
             }
-            return try JSONValue(encoding: try await Handler.handle(decoded, context: context))
+            let result = try await Handler.handle(decoded, context: context)
+            if let writable = result as? any JSONBytesWritable {
+                var writer = JSONText.Writer()
+                writable.writeJSON(into: &writer)
+                return .encoded(writer.bytes)
+            }
+            return .value(try JSONValue(encoding: result))
         }
     }
 
