@@ -50,6 +50,14 @@ import Testing
         #expect(try add(to: original) == expected)
     }
 
+    @Test func aCRLFFileGetsCRLFLines() throws {
+        let result = try add(to: "{\r\n  \"A\": {\"prefix\": \"a\", \"body\": \"x\"}\r\n}\r\n")
+        let expected = "{\r\n  \"A\": {\"prefix\": \"a\", \"body\": \"x\"},\r\n"
+            + greetingEntry.replacingOccurrences(of: "\t", with: "  ").replacingOccurrences(of: "\n", with: "\r\n")
+            + "\r\n}\r\n"
+        #expect(result == expected)
+    }
+
     @Test func trailingCommaIsNotDoubled() throws {
         let original = "{\n  \"A\": {\"prefix\": \"a\", \"body\": \"x\"},\n  /* end */\n}\n"
         let result = try add(to: original)

@@ -19,8 +19,9 @@ enum AskAction {
     /// The ask's result through the server's `snippets/ask` handler (so a configured model is used too).
     static func ask(_ arguments: AskCommandArguments, context: RequestContext) async throws -> AskResponse {
         let document = arguments.textDocument.flatMap { context.documents[$0.uri] }
+        // Only an open document scopes the search (the server knows its language).
         let params = AskParams(
-            question: arguments.question, textDocument: document.map { _ in arguments.textDocument! },
+            question: arguments.question, textDocument: document == nil ? nil : arguments.textDocument,
             position: document == nil ? nil : arguments.range?.start)
         return try await AskHandler.handle(params, context: context)
     }

@@ -72,8 +72,10 @@ public enum SnippetFileEdit {
         while end > root.range.lowerBound + 1, isWhitespace(original[end - 1]) { end -= 1 }
         let indent = members.first.map { indentation(before: $0.keyRange.lowerBound, in: original) } ?? "\t"
 
-        var inserted = "\n" + entry(snippet, indent: indent.isEmpty ? "\t" : indent)
-        if !original[end..<close].contains(UInt8(ascii: "\n")) { inserted += "\n" }
+        // The file's own line breaks: a CRLF file gets CRLF lines.
+        let newline = original.indices.dropLast().contains { original[$0] == 0x0D && original[$0 + 1] == 0x0A } ? "\r\n" : "\n"
+        var inserted = newline + entry(snippet, indent: indent.isEmpty ? "\t" : indent, newline: newline)
+        if !original[end..<close].contains(UInt8(ascii: "\n")) { inserted += newline }
         var result = original
         result.insert(contentsOf: Array(inserted.utf8), at: end)
         if let last = members.last, !hasComma(in: original, from: last.value.range.upperBound, to: close) {
@@ -90,8 +92,8 @@ public enum SnippetFileEdit {
         return []
     }
 
-    /// The JSON text of one entry, its first line at `indent`.
-    static func entry(_ snippet: NewSnippet, indent: String) -> String {
+    /// The JSON text of one entry, its first line at `indent`, its lines separated by `newline`.
+    static func entry(_ snippet: NewSnippet, indent: String, newline: String = "\n") -> String {
         let inner = indent + indent
         var lines = [
             "\(indent)\(quoted(snippet.title)): {",
@@ -106,7 +108,7 @@ public enum SnippetFileEdit {
         }
         lines.append(last)
         lines.append("\(indent)}")
-        return lines.joined(separator: "\n")
+        return lines.joined(separator: newline)
     }
 
     /// The body array's lines: the text escaped for the snippet grammar (`\`, `$`, `}`), one string per line.

@@ -175,8 +175,13 @@ run({
       return true
     end
   end },
-  { 'ask with no match', function()
-    snippets.ask('zebra migration patterns')
+  { 'ask with no match, prompting', function()
+    -- Without an argument the command prompts (vim.ui.input) for the question.
+    vim.ui.input = function(opts, on_confirm)
+      result.prompt = opts.prompt
+      on_confirm('zebra migration patterns')
+    end
+    vim.cmd('SnippetsAsk')
     return true
   end },
   { 'no-match window', function()

@@ -105,8 +105,11 @@ def test_ask_window_insert_definition_cancel_and_save(tmp_path: pathlib.Path):
     assert "snippets: ask cancelled" in result["notifications"], context
 
     # A question with no match shows the answer and the reason below it, and no list.
+    assert result["prompt"] == "Ask your snippets: ", context
     no_match = result["no_match_window"]["lines"]
-    assert "zebra" in " ".join(no_match), context
+    assert no_match[0] == "Nothing in your library matches this question.", context
+    assert "zebra" in no_match[1], context
+    assert len(no_match) == 2 and no_match[1] != no_match[0], context  # the reason, and no list
 
     # :SnippetsSave's glue: the line went to saved.code-snippets in the library directory (the default), created
     # because it was missing; the other library file was not touched.
