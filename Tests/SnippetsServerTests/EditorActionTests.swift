@@ -215,4 +215,16 @@ import Testing
         #expect(saved.isInLibrary)  // under the library directory, so loaded
         #expect(try String(contentsOfFile: libraryFile, encoding: .utf8) == original)
     }
+
+    @Test func askMarkerAndSaveToSettings() {
+        let (settings, problems) = ServerSettings().applying(["snippets": ["askMarker": ">>", "saveTo": "~/s.code-snippets"]])
+        #expect(settings.askMarker == ">>")
+        #expect(settings.saveTo == "~/s.code-snippets")
+        #expect(problems.isEmpty)
+        let (fallback, complaints) = settings.applying(["askMarker": "  ", "saveTo": 3])
+        #expect(fallback.askMarker == "??")
+        #expect(fallback.saveTo == nil)
+        #expect(complaints.map(\.name) == ["askMarker", "saveTo"])
+        #expect(settings.applying(["saveTo": .null]).settings.saveTo == nil)
+    }
 }

@@ -178,6 +178,15 @@ import Testing
         #expect(try leftovers().isEmpty)
     }
 
+    @Test func aSymbolicLinkIsFollowedNotReplaced() throws {
+        let real = directory + "/real.code-snippets"
+        try "{}".write(toFile: real, atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: real)
+        try SnippetFileWriter().update(path, edit: append("+ours"))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: path) == real)
+        #expect(try String(contentsOfFile: real, encoding: .utf8) == "{}+ours")
+    }
+
     @Test func aRefusedEditWritesNothing() throws {
         try "{}".write(toFile: path, atomically: false, encoding: .utf8)
         #expect(throws: SnippetFileWriteError.refused(.notAnObject)) {

@@ -50,6 +50,8 @@ public struct SnippetFileWriter: Sendable {
     public func update(
         _ path: String, edit: ([UInt8]?) throws(SnippetFileEditError) -> [UInt8]
     ) throws(SnippetFileWriteError) -> [UInt8] {
+        // A symbolic link (a dotfiles setup) is followed: renaming over it would replace the link, not its file.
+        let path = Self.resolvingLinks(path)
         let directory = (path as NSString).deletingLastPathComponent
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.isEmpty ? "." : directory, isDirectory: &isDirectory),
@@ -88,6 +90,13 @@ public struct SnippetFileWriter: Sendable {
             return updated
         }
         throw .keptChanging(attempts: max(1, attempts))
+    }
+
+    /// `path` with symbolic links resolved when it exists; else `path` itself.
+    private static func resolvingLinks(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// The file's bytes and permission bits, or nil when it does not exist.
