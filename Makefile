@@ -50,6 +50,7 @@ e2e: build venv ## End-to-end tests over real pipes (pytest-lsp) and the headles
 
 # The VS Code extension's own logic against a fake vscode API (no npm packages needed).
 vscode-test: ## The VS Code extension's tests (node --test; Node 20).
+	@command -v node >/dev/null || { echo "vscode-test: needs Node.js 20 or later on PATH (node --test)"; exit 1; }
 	cd editors/vscode && node --test test/
 
 # The probe battery for grounded asking: exits non-zero when a hard invariant breaks (an ungrounded citation, an
