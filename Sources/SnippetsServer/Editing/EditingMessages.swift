@@ -2,26 +2,35 @@ import SnippetsCore
 
 /// LSP `CodeActionParams` (the `context` is not read: the actions depend only on the text and the range).
 public struct CodeActionParams: Codable, Hashable, Sendable {
+    /// The document.
     public var textDocument: TextDocumentIdentifier
+    /// The selection, or the cursor as an empty range.
     public var range: LSPRange
 }
 
 /// LSP `WorkspaceEdit`, in its `changes` form (plain text edits by document URI).
 public struct WorkspaceEdit: Codable, Hashable, Sendable {
+    /// Edits by document URI.
     public var changes: [String: [TextEdit]]
 }
 
 /// LSP `Command`.
 public struct LSPCommand: Codable, Hashable, Sendable {
+    /// What a menu shows.
     public var title: String
+    /// The command's name, e.g. `snippets.ask`.
     public var command: String
+    /// Its arguments (these commands take one object).
     public var arguments: [JSONValue]?
 }
 
 /// LSP `CodeAction`.
 public struct CodeAction: Codable, Hashable, Sendable {
+    /// What the menu shows, e.g. "Ask snippets: how do I …".
     public var title: String
+    /// `refactor.rewrite` (ask) or `refactor.extract` (save).
     public var kind: String?
+    /// Unused by this server; kept so a client's action round-trips through resolve.
     public var isPreferred: Bool?
     /// Present at once for clients that cannot resolve, else filled in by `codeAction/resolve`.
     public var edit: WorkspaceEdit?
@@ -33,7 +42,9 @@ public struct CodeAction: Codable, Hashable, Sendable {
 
 /// LSP `ExecuteCommandParams`.
 public struct ExecuteCommandParams: Codable, Hashable, Sendable {
+    /// `snippets.ask` or `snippets.saveSelection`.
     public var command: String
+    /// One argument object.
     public var arguments: [JSONValue]?
 }
 
@@ -77,9 +88,11 @@ public struct SaveSelectionArguments: Codable, Hashable, Sendable {
 public struct SaveSelectionResult: Codable, Hashable, Sendable {
     /// The file written.
     public var path: String
-    /// The new snippet's id, title and trigger.
+    /// The new snippet's id.
     public var id: String
+    /// Its title (given or derived).
     public var title: String
+    /// Its trigger (given or derived).
     public var trigger: String
     /// Whether the snippet is in service now (false when the file is outside the library paths).
     public var isInLibrary: Bool
@@ -97,7 +110,9 @@ public struct SnippetTextParams: Codable, Hashable, Sendable {
 
 /// `snippets/snippetText` result (LSP Extension).
 public struct SnippetTextResult: Codable, Hashable, Sendable {
+    /// The id asked for.
     public var id: String
+    /// The snippet's title.
     public var title: String
     /// LSP snippet text (tabstops kept; variables the server can compute resolved unless the client resolves them).
     public var snippet: String
