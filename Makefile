@@ -25,7 +25,7 @@ export SNIPPETS_LSP_BIN
 # Steps share one .build folder and run in the order listed, even under `make -j`.
 .NOTPARALLEL:
 
-.PHONY: help build release venv test swift-test e2e eval demo bench clean-venv
+.PHONY: help build release venv test swift-test e2e eval demo bench clean-venv vscode-test
 
 help: ## List the targets.
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -43,13 +43,18 @@ $(VENV_STAMP): $(REQUIREMENTS)
 	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r $(REQUIREMENTS)
 	cp $(REQUIREMENTS) $(VENV_STAMP)
 
-test: build swift-test e2e eval ## THE test command (README, CI): Swift tests, end-to-end and editor tests, eval.
+test: build swift-test e2e vscode-test eval ## THE test command (README, CI): Swift tests, end-to-end and editor tests, eval.
 
 swift-test: ## All Swift tests (Swift Testing and XCTest).
 	$(SWIFT) test
 
 e2e: build venv ## End-to-end tests over real pipes (pytest-lsp) and the headless Neovim test.
 	cd Tests && ../$(PYTEST) -c pytest.ini
+
+# The VS Code extension's own logic against a fake vscode API (no npm packages needed).
+vscode-test: ## The VS Code extension's tests (node --test; Node 20).
+	@command -v node >/dev/null || { echo "vscode-test: needs Node.js 20 or later on PATH (node --test)"; exit 1; }
+	cd editors/vscode && node --test test/
 
 # The probe battery for grounded asking: exits non-zero when a hard invariant breaks (an ungrounded citation, an
 # invented title, an unsupported number, leaked forbidden text).

@@ -114,16 +114,24 @@ final class TestClient: Sendable {
     private let nextID = Counter()
     let stderr = LogLines()
 
-    init(library: TestLibrary = TestLibrary(), polling: Bool = false, handlers: RequestHandlerRegistry = .standard, now: Date = Date(timeIntervalSince1970: 1_700_000_000)) {
+    /// `diskLibrary`: load these real paths from disk instead of `library` (tests that write files).
+    init(
+        library: TestLibrary = TestLibrary(), polling: Bool = false, handlers: RequestHandlerRegistry = .standard,
+        now: Date = Date(timeIntervalSince1970: 1_700_000_000), diskLibrary: [String]? = nil
+    ) {
         let (client, serverEnd) = InMemoryTransport.pair()
         transport = client
         self.library = library
         let stderr = self.stderr
         let libraryStamps: @Sendable ([String]) -> [String: FileStamp] = { paths in library.stamps(paths) }
         let stamps = polling ? libraryStamps : nil
+        let fromDisk = diskLibrary != nil
+        let load: @Sendable ([String], [String]) -> SnippetLibrary = { paths, roots in
+            fromDisk ? LibraryPaths(paths: paths, source: .flags).load(workspaceRoots: roots) : library.load(paths)
+        }
         let configuration = ServerConfiguration(
-            defaultLibraryPaths: ["/lib"],
-            loadLibrary: { paths, _ in library.load(paths) },
+            defaultLibraryPaths: diskLibrary ?? ["/lib"],
+            loadLibrary: load,
             libraryStamps: stamps,
             pollInterval: .milliseconds(50),
             logError: { line in stderr.append(line) },

@@ -5,6 +5,10 @@ extension RequestHandlerRegistry {
         registry.register(CompletionHandler.self)
         registry.register(CompletionResolveHandler.self)
         registry.register(AskHandler.self)
+        registry.register(SnippetTextHandler.self)
+        registry.register(CodeActionHandler.self)
+        registry.register(CodeActionResolveHandler.self)
+        registry.register(ExecuteCommandHandler.self)
         registry.register(StatsHandler.self)
         return registry
     }

@@ -1,7 +1,8 @@
 /// The user's settings, read from `initializationOptions` and `workspace/didChangeConfiguration`.
 ///
 /// Names (under `snippets` in editor configs): `libraries` (array of paths), `maxCompletionItems` (positive
-/// integer, default 50), `resolveVariables` (`"auto"` default, `"always"`, `"never"`).
+/// integer, default 50), `resolveVariables` (`"auto"` default, `"always"`, `"never"`), `askMarker` (the line
+/// start that offers the ask code action, default `??`), `saveTo` (the `.code-snippets` file saved snippets go to).
 public struct ServerSettings: Sendable, Hashable {
     /// Who resolves variables such as `TM_FILENAME` that the server can compute.
     public enum VariableResolution: String, Sendable, Hashable, CaseIterable {
@@ -20,6 +21,13 @@ public struct ServerSettings: Sendable, Hashable {
     /// Who resolves variables.
     public var resolveVariables: VariableResolution = .auto
 
+    /// A line starting with this (after indentation) offers "Ask snippets: …" as a code action.
+    public var askMarker: String = ServerSettings.defaultAskMarker
+    /// Where "Save selection as snippet" writes; nil: `saved.code-snippets` in the first library directory.
+    public var saveTo: String?
+
+    /// The default for `askMarker`.
+    public static let defaultAskMarker = "??"
     /// The default for `maxCompletionItems`.
     public static let defaultMaxCompletionItems = 50
 
@@ -80,6 +88,28 @@ public struct ServerSettings: Sendable, Hashable {
                 problems.append(Problem(
                     name: "resolveVariables",
                     message: "setting 'snippets.resolveVariables' must be \"auto\", \"always\" or \"never\"; using the default \"auto\""))
+            }
+        }
+        if let value = members["askMarker"] {
+            if let text = value.stringValue, text.contains(where: { !$0.isWhitespace }) {
+                result.askMarker = text
+            } else {
+                result.askMarker = Self.defaultAskMarker
+                problems.append(Problem(
+                    name: "askMarker",
+                    message: "setting 'snippets.askMarker' must be a non-empty string; using the default \"\(Self.defaultAskMarker)\""))
+            }
+        }
+        if let value = members["saveTo"] {
+            if value == .null {
+                result.saveTo = nil
+            } else if let path = value.stringValue, !path.isEmpty {
+                result.saveTo = path
+            } else {
+                result.saveTo = nil
+                problems.append(Problem(
+                    name: "saveTo",
+                    message: "setting 'snippets.saveTo' must be a file path; saving to saved.code-snippets in the first library directory"))
             }
         }
         return (result, problems)

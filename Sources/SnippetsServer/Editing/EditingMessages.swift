@@ -1,0 +1,123 @@
+import SnippetsCore
+
+/// LSP `CodeActionParams` (the `context` is not read: the actions depend only on the text and the range).
+public struct CodeActionParams: Codable, Hashable, Sendable {
+    /// The document.
+    public var textDocument: TextDocumentIdentifier
+    /// The selection, or the cursor as an empty range.
+    public var range: LSPRange
+}
+
+/// LSP `WorkspaceEdit`, in its `changes` form (plain text edits by document URI).
+public struct WorkspaceEdit: Codable, Hashable, Sendable {
+    /// Edits by document URI.
+    public var changes: [String: [TextEdit]]
+}
+
+/// LSP `Command`.
+public struct LSPCommand: Codable, Hashable, Sendable {
+    /// What a menu shows.
+    public var title: String
+    /// The command's name, e.g. `snippets.ask`.
+    public var command: String
+    /// Its arguments (these commands take one object).
+    public var arguments: [JSONValue]?
+}
+
+/// LSP `CodeAction`.
+public struct CodeAction: Codable, Hashable, Sendable {
+    /// What the menu shows, e.g. "Ask snippets: how do I …".
+    public var title: String
+    /// `refactor.rewrite` (ask) or `refactor.extract` (save).
+    public var kind: String?
+    /// Unused by this server; kept so a client's action round-trips through resolve.
+    public var isPreferred: Bool?
+    /// Present at once for clients that cannot resolve, else filled in by `codeAction/resolve`.
+    public var edit: WorkspaceEdit?
+    /// Runs after the edit: shows the answer, or saves the selection.
+    public var command: LSPCommand?
+    /// What `codeAction/resolve` needs to compute the edit.
+    public var data: JSONValue?
+}
+
+/// LSP `ExecuteCommandParams`.
+public struct ExecuteCommandParams: Codable, Hashable, Sendable {
+    /// `snippets.ask` or `snippets.saveSelection`.
+    public var command: String
+    /// One argument object.
+    public var arguments: [JSONValue]?
+}
+
+/// LSP `ApplyWorkspaceEditParams` (server → client).
+struct ApplyWorkspaceEditParams: Encodable, Sendable {
+    var label: String
+    var edit: WorkspaceEdit
+}
+
+/// The argument of `snippets.ask` (and the `data` of an unresolved ask action).
+public struct AskCommandArguments: Codable, Hashable, Sendable {
+    /// The question.
+    public var question: String
+    /// The document asked from: its language scopes the search.
+    public var textDocument: TextDocumentIdentifier?
+    /// When given (with `textDocument`), this range is replaced by the best cited snippet as plain text.
+    public var range: LSPRange?
+
+    public init(question: String, textDocument: TextDocumentIdentifier? = nil, range: LSPRange? = nil) {
+        self.question = question
+        self.textDocument = textDocument
+        self.range = range
+    }
+}
+
+/// The argument of `snippets.saveSelection`.
+public struct SaveSelectionArguments: Codable, Hashable, Sendable {
+    /// The open document the selection is in.
+    public var textDocument: TextDocumentIdentifier
+    /// The selection.
+    public var range: LSPRange
+    /// The trigger; derived from the selection when absent.
+    public var trigger: String?
+    /// The title; derived from the selection's first line when absent.
+    public var title: String?
+    /// An optional description.
+    public var description: String?
+}
+
+/// What `snippets.saveSelection` replies when the snippet was saved.
+public struct SaveSelectionResult: Codable, Hashable, Sendable {
+    /// The file written.
+    public var path: String
+    /// The new snippet's id.
+    public var id: String
+    /// Its title (given or derived).
+    public var title: String
+    /// Its trigger (given or derived).
+    public var trigger: String
+    /// Whether the snippet is in service now (false when the file is outside the library paths).
+    public var isInLibrary: Bool
+}
+
+/// `snippets/snippetText` params (LSP Extension): a snippet by id, for the document it will be inserted into.
+public struct SnippetTextParams: Codable, Hashable, Sendable {
+    /// A snippet id from `snippets/ask` (`citations[].id`, `candidates[].id`).
+    public var id: String
+    /// The document it will be inserted into: variables are resolved for it.
+    public var textDocument: TextDocumentIdentifier?
+    /// Where it will be inserted.
+    public var position: Position?
+}
+
+/// `snippets/snippetText` result (LSP Extension).
+public struct SnippetTextResult: Codable, Hashable, Sendable {
+    /// The id asked for.
+    public var id: String
+    /// The snippet's title.
+    public var title: String
+    /// LSP snippet text (tabstops kept; variables the server can compute resolved unless the client resolves them).
+    public var snippet: String
+    /// The same as plain text: placeholders' text, every variable resolved.
+    public var text: String
+    /// The snippet's entry in its file.
+    public var location: LSPLocation
+}

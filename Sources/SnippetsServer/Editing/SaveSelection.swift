@@ -1,0 +1,159 @@
+import Foundation
+import SnippetsCore
+
+/// "Save selection as snippet": the code action and the command `snippets.saveSelection`.
+///
+/// **Invariant:** this is the only path on which the server writes to a library file, and it only ever adds one
+/// entry to one `.code-snippets` file (through `SnippetFileEdit` and `SnippetFileWriter`).
+enum SaveSelection {
+    /// The command name.
+    static let command = "snippets.saveSelection"
+    /// The action's title.
+    static let title = "Save selection as snippet"
+    /// The code action kind.
+    static let kind = "refactor.extract"
+    /// The file name used in the first library directory when `saveTo` is not set.
+    static let defaultFileName = "saved.code-snippets"
+    /// The longest derived title.
+    static let titleLength = 50
+
+    /// The action for a selection of at least two non-blank characters, else nil.
+    static func codeAction(document: TextDocument, range: LSPRange, context: RequestContext) -> CodeAction? {
+        let text = AskTarget.selectedText(in: LineTable(document.text), range: range, encoding: context.positionEncoding)
+        guard text.trimmingWhitespace().count >= 2 else { return nil }
+        let arguments: JSONValue = ["textDocument": ["uri": .string(document.uri)], "range": (try? JSONValue(encoding: range)) ?? .null]
+        return CodeAction(title: title, kind: kind, command: LSPCommand(title: title, command: command, arguments: [arguments]))
+    }
+
+    /// The file saved snippets go to: `saveTo` (`~` expanded), else `saved.code-snippets` in the first library
+    /// path when it is a directory, or that path itself when it is a `.code-snippets` file.
+    static func destination(settings: ServerSettings, libraryPaths: [String]) throws(ResponseError) -> String {
+        if let saveTo = settings.saveTo { return (saveTo as NSString).expandingTildeInPath }
+        guard let first = libraryPaths.first.map({ ($0 as NSString).expandingTildeInPath }) else {
+            throw refusal("no library path is set; set snippets.saveTo to a .code-snippets file")
+        }
+        if first.hasSuffix(".code-snippets") { return first }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: first, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw refusal("the first library path \(first) is not a .code-snippets file or a directory; set snippets.saveTo")
+        }
+        return (first as NSString).appendingPathComponent(defaultFileName)
+    }
+
+    /// A title from the selection's first non-blank line, whitespace collapsed, cut at a word to fit.
+    static func derivedTitle(from text: String) -> String {
+        let line = text.splitIntoLines().first { $0.contains { !$0.isWhitespace } } ?? ""
+        let flat = line.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        guard !flat.isEmpty else { return "Saved snippet" }
+        guard flat.count > titleLength else { return flat }
+        let cut = flat.prefix(titleLength - 1)
+        let atWord = cut.lastIndex(of: " ").map { cut[..<$0] } ?? cut
+        return String(atWord) + "…"
+    }
+
+    /// A trigger from the title's first two words (letters and digits, lowercased, joined by `-`).
+    static func derivedTrigger(from title: String) -> String {
+        let words = title.lowercased().split { !($0.isLetter || $0.isNumber) }.prefix(2)
+        let trigger = String(words.joined(separator: "-").prefix(24))
+        return trigger.isEmpty ? "saved" : trigger
+    }
+
+    /// `base`, or `base2`, `base3`, … : the first that `isTaken` refuses.
+    static func unique(_ base: String, separator: String = "", isTaken: (String) -> Bool) -> String {
+        guard isTaken(base) else { return base }
+        var number = 2
+        while isTaken(base + separator + String(number)) { number += 1 }
+        return base + separator + String(number)
+    }
+
+    /// A refusal: shown to the user and sent as the error reply.
+    static func refusal(_ reason: String) -> ResponseError {
+        ResponseError(code: -32803, message: "Snippet not saved: " + reason)
+    }
+
+    /// Saves the selection, reloads the library so the snippet completes at once, and tells the user.
+    static func execute(_ arguments: SaveSelectionArguments, context: RequestContext, writer: SnippetFileWriter = SnippetFileWriter()) async throws -> SaveSelectionResult {
+        do {
+            let result = try await save(arguments, context: context, writer: writer)
+            var message = "Saved \"\(result.title)\" (trigger \(result.trigger)) to \(result.path)."
+            if !result.isInLibrary {
+                message += " That file is not in your library paths (snippets.libraries), so it is not offered."
+            }
+            await context.server.showMessage(message, type: 3)
+            return result
+        } catch let error as ResponseError {
+            await context.server.showMessage(error.message, type: 1)
+            throw error
+        }
+    }
+
+    private static func save(_ arguments: SaveSelectionArguments, context: RequestContext, writer: SnippetFileWriter) async throws -> SaveSelectionResult {
+        guard let document = context.documents[arguments.textDocument.uri] else {
+            throw refusal("\(arguments.textDocument.uri) is not open")
+        }
+        let text = AskTarget.selectedText(in: LineTable(document.text), range: arguments.range, encoding: context.positionEncoding)
+        guard text.contains(where: { !$0.isWhitespace }) else { throw refusal("the selection is empty") }
+        let path = try destination(settings: context.settings, libraryPaths: await context.server.libraryPaths)
+        let library = context.library.library
+        let scope = ["plaintext", "text", ""].contains(document.languageID) ? nil : document.languageID
+        let clashes: (String) -> Bool = { trigger in
+            library.snippets.contains { $0.triggers.contains(trigger) && library.applies($0, toLanguage: scope) }
+        }
+
+        let givenTitle = arguments.title?.trimmingWhitespace().nonEmpty
+        let givenTrigger = arguments.trigger?.trimmingWhitespace().nonEmpty
+        if let givenTrigger {
+            if givenTrigger.contains(where: \.isWhitespace) { throw refusal("a trigger cannot contain spaces") }
+            if let other = library.snippets.first(where: { $0.triggers.contains(givenTrigger) && library.applies($0, toLanguage: scope) }) {
+                throw refusal("the trigger \"\(givenTrigger)\" is already used by \"\(other.title)\"; choose another")
+            }
+        }
+        let description = arguments.description?.trimmingWhitespace().nonEmpty
+        var chosen = NewSnippet(title: "", trigger: "", text: text, scope: scope, description: description)
+        do {
+            try writer.update(path) { original throws(SnippetFileEditError) in
+                // Derived names step around whatever the fresh bytes hold; given names are refused on a clash.
+                let existing = SnippetFileEdit.entries(in: original)
+                chosen.title = givenTitle ?? unique(derivedTitle(from: text), separator: " ") { existing.titles.contains($0) }
+                chosen.trigger = givenTrigger ?? unique(derivedTrigger(from: chosen.title)) { existing.triggers.contains($0) || clashes($0) }
+                return try SnippetFileEdit.adding(chosen, to: original)
+            }
+        } catch {
+            throw refusal("\(path): \(error)")
+        }
+        await context.server.reloadAndWait()
+        let uri = URL(fileURLWithPath: path).absoluteString
+        let id = SnippetID(fileURI: uri, key: chosen.title)
+        let served = await context.server.snapshot.library.snippets.contains {
+            $0.title == chosen.title && LanguageServer.fileKey($0.location.uri) == LanguageServer.fileKey(uri)
+        }
+        return SaveSelectionResult(path: path, id: id.rawValue, title: chosen.title, trigger: chosen.trigger, isInLibrary: served)
+    }
+}
+
+extension SnippetFileEdit {
+    /// The titles and triggers already in a file's bytes (none when missing or unreadable).
+    static func entries(in bytes: [UInt8]?) -> (titles: Set<String>, triggers: Set<String>) {
+        guard let bytes, case .success(let root) = JSONC.parse(bytes), let members = root.members else { return ([], []) }
+        return (Set(members.map(\.key)), Set(members.flatMap { triggers(of: $0.value) }))
+    }
+}
+
+extension LanguageServer {
+    /// Reloads the library now and returns once a load that started after this call is in service.
+    func reloadAndWait(timeout: Duration = .seconds(30)) async {
+        // A load already running may have read the files before the change: wait for the one after it.
+        let target = snapshot.generation + (reloadTask == nil ? 1 : 2)
+        scheduleReload()
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while snapshot.generation < target, clock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}
+
+extension String {
+    /// Nil when empty.
+    var nonEmpty: String? { isEmpty ? nil : self }
+}

@@ -1,0 +1,21 @@
+import SnippetsCore
+
+/// `snippets/snippetText` (LSP Extension): a snippet's text by id, rendered for the document it goes into, so an
+/// editor can insert what `snippets/ask` named. See `protocol/snippets-snippetText.md`.
+public enum SnippetTextHandler: RequestHandler {
+    public static let method = "snippets/snippetText"
+
+    public static func handle(_ params: SnippetTextParams, context: RequestContext) async throws -> SnippetTextResult {
+        guard let snippet = context.library.library.snippet(withID: SnippetID(rawValue: params.id)) else {
+            throw ResponseError.invalidParams("snippets/snippetText: no snippet with id '\(params.id)' (the library changed since; ask again)")
+        }
+        let document = params.textDocument.flatMap { context.documents[$0.uri] }
+        let variables = SnippetRendering.variables(document: document, position: params.position, context: context)
+        let body = SnippetBody.parse(snippet.body).body
+        let resolve: (String) -> String? = SnippetRendering.resolvesVariablesInSnippets(context) ? variables.resolver : { _ in nil }
+        return SnippetTextResult(
+            id: snippet.id.rawValue, title: snippet.title, snippet: body.lspText(resolving: resolve),
+            text: body.plainText(resolving: variables.resolver),
+            location: LSPLocation(sourceLocation: snippet.location, in: context.positionEncoding))
+    }
+}

@@ -1,0 +1,240 @@
+import Foundation
+import SnippetsCore
+import Testing
+
+@testable import SnippetsServer
+
+/// Ask as a code action and a command, `snippets/snippetText`, and saving a selection, through the real server
+/// over a library on disk.
+@Suite struct EditorActionTests {
+    let directory: String
+    let libraryFile: String
+    let original = """
+        {
+          // Prose snippets.
+          "Gentle payment reminder": {
+            "prefix": "remind",
+            "body": ["Hi ${1:name}, invoice ${2:42} is now overdue.", "Could you pay it this week?"],
+            "description": "Remind a client that an invoice is overdue"
+          },
+          "File header": {
+            "prefix": "hdr",
+            "body": "// $TM_FILENAME: ${1:what it does}"
+          }
+        }
+
+        """
+
+    init() throws {
+        directory = NSTemporaryDirectory() + "snippets-actions-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        libraryFile = directory + "/saved.code-snippets"
+        try original.write(toFile: libraryFile, atomically: false, encoding: .utf8)
+    }
+
+    let uri = "file:///work/notes.md"
+
+    func client(resolve: Bool = false, document: String) async throws -> TestClient {
+        let client = TestClient(diskLibrary: [directory])
+        var capabilities: JSONValue = [:]
+        if resolve {
+            capabilities = ["textDocument": ["codeAction": ["resolveSupport": ["properties": ["edit"]]]]]
+        }
+        try await client.initialize(capabilities: capabilities)
+        client.open(uri, language: "markdown", text: document)
+        return client
+    }
+
+    func range(_ startLine: Int, _ startCharacter: Int, _ endLine: Int, _ endCharacter: Int) -> JSONValue {
+        ["start": ["line": .int(startLine), "character": .int(startCharacter)], "end": ["line": .int(endLine), "character": .int(endCharacter)]]
+    }
+
+    func codeActions(_ client: TestClient, _ range: JSONValue) async throws -> [CodeAction] {
+        try await client.result(
+            "textDocument/codeAction",
+            ["textDocument": ["uri": .string(uri)], "range": range, "context": ["diagnostics": []]]
+        ).decode([CodeAction].self)
+    }
+
+    let expectedReminder = "  Hi name, invoice 42 is now overdue.\n  Could you pay it this week?"
+
+    @Test func askOnAMarkerLineWithoutResolveSupportCarriesTheEdit() async throws {
+        let client = try await client(document: "# Notes\n  ?? how do I remind a client about an overdue invoice\n")
+        let actions = try await codeActions(client, range(1, 4, 1, 4))
+        let ask = try #require(actions.first)
+        #expect(ask.title == "Ask snippets: how do I remind a client about an overd…")
+        #expect(actions.count == 1)  // no selection: nothing to save
+        let edit = try #require(ask.edit?.changes[uri]?.first)
+        #expect(edit.range == LSPRange(start: Position(line: 1, character: 2), end: Position(line: 1, character: 54)))
+        #expect("  " + edit.newText == expectedReminder)
+
+        // The action's command shows the answer.
+        let command = try #require(ask.command)
+        _ = try await client.result(
+            "workspace/executeCommand", ["command": .string(command.command), "arguments": .array(command.arguments ?? [])])
+        let message = try #require(await client.notification("window/showMessage"))
+        #expect(message["message"]?.stringValue?.contains("\"Gentle payment reminder\"") == true)
+        #expect(message["type"]?.intValue == 3)
+    }
+
+    @Test func resolveComputesTheEditLazily() async throws {
+        let client = try await client(resolve: true, document: "?? remind a client about an overdue invoice")
+        let ask = try #require(try await codeActions(client, range(0, 0, 0, 0)).first)
+        #expect(ask.edit == nil)
+        let resolved = try await client.result("codeAction/resolve", try JSONValue(encoding: ask)).decode(CodeAction.self)
+        let edit = try #require(resolved.edit?.changes[uri]?.first)
+        #expect(edit.range == LSPRange(start: Position(line: 0, character: 0), end: Position(line: 0, character: 43)))
+        #expect(edit.newText == "Hi name, invoice 42 is now overdue.\nCould you pay it this week?")
+    }
+
+    @Test func theCommandWithARangeAppliesTheEditAndShowsTheAnswer() async throws {
+        let client = try await client(document: "ask: overdue invoice reminder")
+        let reply = try await client.result(
+            "workspace/executeCommand",
+            ["command": "snippets.ask", "arguments": [["question": "overdue invoice reminder", "textDocument": ["uri": .string(uri)], "range": range(0, 5, 0, 29)]]])
+        #expect(reply["status"]?.stringValue == "answered")
+        let apply = try #require(await client.notification("workspace/applyEdit"))
+        #expect(apply["edit"]?["changes"]?[uri]?.arrayValue?.first?["newText"]?.stringValue?.hasPrefix("Hi name, invoice 42") == true)
+        let message = try #require(await client.notification("window/showMessage"))["message"]?.stringValue
+        #expect(message?.contains("Inserted \"Gentle payment reminder\"") == true)
+    }
+
+    @Test func aQuestionWithNoMatchEditsNothingAndSaysSo() async throws {
+        let client = try await client(document: "?? zebra migration patterns")
+        let ask = try #require(try await codeActions(client, range(0, 0, 0, 0)).first)
+        #expect(ask.edit?.changes.isEmpty == true)
+        let reply = try await client.result(
+            "workspace/executeCommand", ["command": "snippets.ask", "arguments": [["question": "zebra migration patterns"]]])
+        #expect(reply["status"]?.stringValue == "noMatch")
+        let message = try #require(await client.notification("window/showMessage"))["message"]?.stringValue
+        #expect(message?.contains("zebra") == true)
+    }
+
+    @Test func snippetTextRendersByID() async throws {
+        let client = try await client(document: "x")
+        let ask = try await client.result("snippets/ask", ["question": "file header"])
+        let id = try #require(ask["citations"]?.arrayValue?.first?["id"]?.stringValue)
+        let text = try await client.result(
+            "snippets/snippetText", ["id": .string(id), "textDocument": ["uri": .string(uri)], "position": ["line": 0, "character": 0]])
+        #expect(text["title"]?.stringValue == "File header")
+        #expect(text["snippet"]?.stringValue == "// notes.md: ${1:what it does}")
+        #expect(text["text"]?.stringValue == "// notes.md: what it does")
+        let missing = await client.request("snippets/snippetText", ["id": "nope"])
+        guard case .failure(let error) = missing else { Issue.record("expected an error"); return }
+        #expect(error.code == -32602)
+    }
+
+    // MARK: Saving
+
+    func save(_ client: TestClient, _ range: JSONValue, trigger: String? = nil, title: String? = nil) async -> Result<JSONValue, ResponseError>? {
+        var argument: [String: JSONValue] = ["textDocument": ["uri": .string(uri)], "range": range]
+        if let trigger { argument["trigger"] = .string(trigger) }
+        if let title { argument["title"] = .string(title) }
+        return await client.request("workspace/executeCommand", ["command": "snippets.saveSelection", "arguments": [.object(argument)]])
+    }
+
+    @Test func aSavedSelectionIsAddedAndCompletesAtOnce() async throws {
+        let client = try await client(document: "Thanks for $5, {see} you soon\nBest wishes\nzz")
+        let actions = try await codeActions(client, range(0, 0, 1, 11))
+        let action = try #require(actions.first { $0.title == "Save selection as snippet" })
+        #expect(action.command?.command == "snippets.saveSelection")
+
+        let reply = try #require(await save(client, range(0, 0, 1, 11), trigger: "thx", title: "Thanks note"))
+        let result = try reply.get().decode(SaveSelectionResult.self)
+        #expect(result.trigger == "thx")
+        #expect(result.isInLibrary)
+        let message = try #require(await client.notification("window/showMessage"))
+        #expect(message["message"]?.stringValue == "Saved \"Thanks note\" (trigger thx) to \(libraryFile).")
+
+        // Every byte that was there is kept; a comma after the last entry, then the new one in the file's indentation.
+        let written = try String(contentsOfFile: libraryFile, encoding: .utf8)
+        let expected = original.replacingOccurrences(of: "${1:what it does}\"\n  }\n}\n", with: """
+            ${1:what it does}"
+              },
+              "Thanks note": {
+                "prefix": "thx",
+                "scope": "markdown",
+                "body": ["Thanks for \\\\$5, {see\\\\} you soon", "Best wishes"]
+              }
+            }
+
+            """)
+        #expect(expected != original)
+        #expect(written == expected)
+
+        // The next completion sees it, without waiting for a file watcher.
+        client.notify("textDocument/didChange", [
+            "textDocument": ["uri": .string(uri), "version": 2],
+            "contentChanges": [["range": range(2, 0, 2, 2), "text": "thx"]],
+        ])
+        let list = try await client.complete(uri, line: 2, character: 3)
+        let item = try #require(list.items.first { $0.label == "thx" })
+        guard case .textEdit(let edit) = item.textEdit else { Issue.record("expected a text edit"); return }
+        #expect(edit.newText == "Thanks for $5, {see} you soon\nBest wishes")
+    }
+
+    @Test func derivedNamesStepAroundExistingOnes() async throws {
+        let client = try await client(document: "remind me later\nremind me later\n")
+        let first = try #require(await save(client, range(0, 0, 0, 15))).get().decode(SaveSelectionResult.self)
+        #expect(first.title == "remind me later")
+        #expect(first.trigger == "remind-me")
+        let second = try #require(await save(client, range(1, 0, 1, 15))).get().decode(SaveSelectionResult.self)
+        #expect(second.title == "remind me later 2")
+        #expect(second.trigger == "remind-me2")
+    }
+
+    @Test(arguments: [
+        ("remind", nil as String?, "the trigger \"remind\" is already used by \"Gentle payment reminder\""),
+        ("new", "File header", "it already has a snippet titled \"File header\""),
+        ("two words", nil, "a trigger cannot contain spaces"),
+    ])
+    func refusalsLeaveTheFileAloneAndSayWhy(trigger: String, title: String?, reason: String) async throws {
+        let client = try await client(document: "some text to keep")
+        let reply = try #require(await save(client, range(0, 0, 0, 9), trigger: trigger, title: title))
+        guard case .failure(let error) = reply else { Issue.record("expected a refusal"); return }
+        #expect(error.code == -32803)
+        #expect(error.message.hasPrefix("Snippet not saved: "))
+        #expect(error.message.contains(reason))
+        let message = try #require(await client.notification("window/showMessage"))
+        #expect(message["type"]?.intValue == 1)
+        #expect(message["message"]?.stringValue == error.message)
+        #expect(try String(contentsOfFile: libraryFile, encoding: .utf8) == original)
+    }
+
+    @Test func aBrokenFileIsNotTouched() async throws {
+        let broken = "{ \"A\": { \"prefix\": \"a\", \"body\": \"x\" }, // half-typed\n  \"B\": \n"
+        try broken.write(toFile: libraryFile, atomically: false, encoding: .utf8)
+        let client = try await client(document: "keep this")
+        let reply = try #require(await save(client, range(0, 0, 0, 9)))
+        guard case .failure(let error) = reply else { Issue.record("expected a refusal"); return }
+        #expect(error.message.contains("is not a valid snippet file"))
+        #expect(try String(contentsOfFile: libraryFile, encoding: .utf8) == broken)
+    }
+
+    @Test func saveToSettingChoosesTheFileAndAMissingDirectoryIsRefused() async throws {
+        let elsewhere = directory + "/more/mine.code-snippets"
+        let client = TestClient(diskLibrary: [directory])
+        try await client.initialize(options: ["saveTo": .string(elsewhere)])
+        client.open(uri, language: "markdown", text: "keep this")
+        let reply = try #require(await save(client, range(0, 0, 0, 9)))
+        guard case .failure(let error) = reply else { Issue.record("expected a refusal"); return }
+        #expect(error.message.contains("the directory \(directory)/more does not exist"))
+        try FileManager.default.createDirectory(atPath: directory + "/more", withIntermediateDirectories: false)
+        let saved = try #require(await save(client, range(0, 0, 0, 9))).get().decode(SaveSelectionResult.self)
+        #expect(saved.path == elsewhere)
+        #expect(saved.isInLibrary)  // under the library directory, so loaded
+        #expect(try String(contentsOfFile: libraryFile, encoding: .utf8) == original)
+    }
+
+    @Test func askMarkerAndSaveToSettings() {
+        let (settings, problems) = ServerSettings().applying(["snippets": ["askMarker": ">>", "saveTo": "~/s.code-snippets"]])
+        #expect(settings.askMarker == ">>")
+        #expect(settings.saveTo == "~/s.code-snippets")
+        #expect(problems.isEmpty)
+        let (fallback, complaints) = settings.applying(["askMarker": "  ", "saveTo": 3])
+        #expect(fallback.askMarker == "??")
+        #expect(fallback.saveTo == nil)
+        #expect(complaints.map(\.name) == ["askMarker", "saveTo"])
+        #expect(settings.applying(["saveTo": .null]).settings.saveTo == nil)
+    }
+}

@@ -1,0 +1,323 @@
+-- snippets-lsp for Neovim 0.11+: completions from your snippet library, `:SnippetsAsk` to ask it a question, and
+-- `:SnippetsSave` to add the selection to it. Client glue only: every answer comes from the server.
+local M = {}
+
+--- The client's name in vim.lsp.config.
+M.name = 'snippets_lsp'
+
+--- Defaults; `setup{}` merges its argument over these.
+M.defaults = {
+  -- How to start the server.
+  cmd = { 'snippets-lsp', 'serve' },
+  -- nil: every filetype.
+  filetypes = nil,
+  -- Files that mark a workspace root (its .vscode/*.code-snippets are project snippets).
+  root_markers = { '.git', '.vscode' },
+  -- Server settings (see the README): libraries, maxCompletionItems, resolveVariables, askMarker, saveTo.
+  settings = {},
+  -- Keys in the answer window.
+  keys = { insert = '<CR>', definition = 'gd', close = 'q' },
+  -- Cancels an ask in flight (normal mode, global); false for none.
+  cancel_key = '<C-c>',
+}
+
+M.config = vim.deepcopy(M.defaults)
+
+local namespace = vim.api.nvim_create_namespace('snippets_lsp')
+M.namespace = namespace
+
+-- The ask in flight ({client, id}) and the answer window's state.
+local pending = nil
+M.window = nil
+
+vim.api.nvim_set_hl(0, 'SnippetsLspCitation', { default = true, link = 'Special' })
+vim.api.nvim_set_hl(0, 'SnippetsLspCited', { default = true, link = 'DiagnosticOk' })
+vim.api.nvim_set_hl(0, 'SnippetsLspReason', { default = true, link = 'WarningMsg' })
+vim.api.nvim_set_hl(0, 'SnippetsLspHint', { default = true, link = 'Comment' })
+
+--- Configures and enables the server for every filetype (or `opts.filetypes`).
+function M.setup(opts)
+  M.config = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), opts or {})
+  vim.lsp.config(M.name, {
+    cmd = M.config.cmd,
+    filetypes = M.config.filetypes,
+    root_markers = M.config.root_markers,
+    init_options = M.config.settings,
+    settings = { snippets = M.config.settings },
+  })
+  vim.lsp.enable(M.name)
+  if M.config.cancel_key then
+    vim.keymap.set('n', M.config.cancel_key, function()
+      if not M.cancel() then
+        vim.api.nvim_feedkeys(vim.keycode(M.config.cancel_key), 'n', false)
+      end
+    end, { desc = 'Cancel a snippets ask in flight' })
+  end
+end
+
+--- The snippets client for `bufnr` (else any running one).
+function M.client(bufnr)
+  return vim.lsp.get_clients({ bufnr = bufnr or 0, name = M.name })[1] or vim.lsp.get_clients({ name = M.name })[1]
+end
+
+local function notify(message, level)
+  vim.notify('snippets: ' .. message, level or vim.log.levels.INFO)
+end
+
+--- Asks `question` (prompts when nil or empty) and shows the answer in a floating window.
+function M.ask(question)
+  if question == nil or question == '' then
+    vim.ui.input({ prompt = 'Ask your snippets: ' }, function(input)
+      if input and input ~= '' then
+        M.ask(input)
+      end
+    end)
+    return
+  end
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = M.client(bufnr)
+  if not client then
+    return notify('the server is not running for this buffer (call require("snippets_lsp").setup{})', vim.log.levels.ERROR)
+  end
+  M.cancel()
+  local origin = {
+    win = vim.api.nvim_get_current_win(),
+    buf = bufnr,
+    cursor = vim.api.nvim_win_get_cursor(0),
+    position = vim.lsp.util.make_position_params(0, client.offset_encoding).position,
+  }
+  local params = { question = question, position = origin.position }
+  if vim.lsp.buf_is_attached(bufnr, client.id) then
+    params.textDocument = { uri = vim.uri_from_bufnr(bufnr) }
+  else
+    params.position = nil
+  end
+  local request = {}
+  local ok, id = client:request('snippets/ask', params, function(err, result)
+    if pending == request then
+      pending = nil
+    end
+    if request.cancelled then
+      return
+    end
+    if err then
+      return notify('ask failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+    end
+    M.show(result, client, origin)
+  end, bufnr)
+  if not ok then
+    return notify('could not send the question (the server stopped?)', vim.log.levels.ERROR)
+  end
+  request.client, request.id = client, id
+  pending = request
+end
+
+--- Cancels the ask in flight; returns whether there was one.
+function M.cancel()
+  local request = pending
+  if not request then
+    return false
+  end
+  pending = nil
+  request.cancelled = true
+  request.client:cancel_request(request.id)
+  notify('ask cancelled')
+  return true
+end
+
+--- Whether an ask is in flight.
+function M.is_asking()
+  return pending ~= nil
+end
+
+local function file_line(location)
+  local path = vim.uri_to_fname(location.uri)
+  return ('%s:%d'):format(vim.fn.fnamemodify(path, ':~:.'), location.range.start.line + 1)
+end
+
+--- The answer window's lines, highlights (0-based line, byte start, byte end, group) and the candidate on each
+--- line. Pure, for tests: `encoding` is the client's offset encoding (answerRange counts its code units).
+function M.render(result, encoding)
+  local lines, highlights, items = {}, {}, {}
+  local answer = result.answer or ''
+  lines[1] = answer
+  for _, citation in ipairs(result.citations or {}) do
+    local start = vim.str_byteindex(answer, encoding, citation.answerRange.start, false)
+    local finish = vim.str_byteindex(answer, encoding, citation.answerRange['end'], false)
+    table.insert(highlights, { 0, start, finish, 'SnippetsLspCitation' })
+  end
+  if result.status ~= 'answered' and result.reason and result.reason.message ~= answer then
+    table.insert(lines, result.reason.message)
+    table.insert(highlights, { #lines - 1, 0, #result.reason.message, 'SnippetsLspReason' })
+  end
+  local cited = {}
+  for _, citation in ipairs(result.citations or {}) do
+    cited[citation.id] = true
+  end
+  if #(result.candidates or {}) > 0 then
+    table.insert(lines, '')
+    table.insert(lines, 'Snippets it looked at:')
+    for _, candidate in ipairs(result.candidates) do
+      local mark = cited[candidate.id] and '✓ ' or '  '
+      local line = mark .. candidate.title .. '  ' .. file_line(candidate.location)
+      table.insert(lines, line)
+      items[#lines] = candidate
+      if cited[candidate.id] then
+        table.insert(highlights, { #lines - 1, 0, #mark, 'SnippetsLspCited' })
+        table.insert(highlights, { #lines - 1, #mark, #mark + #candidate.title, 'SnippetsLspCitation' })
+      end
+    end
+    local keys = M.config.keys
+    local hint = ('%s insert · %s definition · %s close'):format(keys.insert, keys.definition, keys.close)
+    table.insert(lines, '')
+    table.insert(lines, hint)
+    table.insert(highlights, { #lines - 1, 0, #hint, 'SnippetsLspHint' })
+  end
+  return lines, highlights, items
+end
+
+--- Closes the answer window.
+function M.close()
+  local state = M.window
+  M.window = nil
+  if state and vim.api.nvim_win_is_valid(state.win) then
+    vim.api.nvim_win_close(state.win, true)
+  end
+end
+
+--- Shows an ask result in a floating window at the cursor.
+function M.show(result, client, origin)
+  M.close()
+  local lines, highlights, items = M.render(result, client.offset_encoding)
+  local buf = vim.api.nvim_create_buf(false, true)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  for _, h in ipairs(highlights) do
+    vim.api.nvim_buf_set_extmark(buf, namespace, h[1], h[2], { end_col = h[3], hl_group = h[4] })
+  end
+  vim.bo[buf].modifiable = false
+  vim.bo[buf].bufhidden = 'wipe'
+  vim.bo[buf].filetype = 'snippets_lsp_answer'
+  local width = 20
+  for _, line in ipairs(lines) do
+    width = math.max(width, vim.fn.strdisplaywidth(line))
+  end
+  width = math.min(width, math.max(20, vim.o.columns - 4))
+  local win = vim.api.nvim_open_win(buf, true, {
+    relative = 'cursor', row = 1, col = 0, width = width, height = math.min(#lines, math.max(1, vim.o.lines - 4)),
+    style = 'minimal', border = 'rounded', title = ' Snippets ', title_pos = 'left',
+  })
+  vim.wo[win].wrap = true
+  M.window = { win = win, buf = buf, items = items, client = client, origin = origin, result = result }
+  -- Start on the first cited snippet, else the first one looked at.
+  local cited = {}
+  for _, citation in ipairs(result.citations or {}) do
+    cited[citation.id] = true
+  end
+  local lines_with_items = vim.tbl_keys(items)
+  table.sort(lines_with_items)
+  local first = lines_with_items[1]
+  for _, line in ipairs(lines_with_items) do
+    if cited[items[line].id] then
+      first = line
+      break
+    end
+  end
+  if first then
+    vim.api.nvim_win_set_cursor(win, { first, 0 })
+  end
+  local keys = M.config.keys
+  local map = function(lhs, fn) vim.keymap.set('n', lhs, fn, { buffer = buf, nowait = true }) end
+  map(keys.insert, M.insert_current)
+  map(keys.definition, M.definition_current)
+  map(keys.close, M.close)
+  map('<Esc>', M.close)
+end
+
+local function current_candidate()
+  local state = M.window
+  if not state or not vim.api.nvim_win_is_valid(state.win) then
+    return nil
+  end
+  local line = vim.api.nvim_win_get_cursor(state.win)[1]
+  return state.items[line], state
+end
+
+--- Inserts the snippet under the cursor line of the answer window at the cursor the question was asked from.
+function M.insert_current()
+  local candidate, state = current_candidate()
+  if not candidate then
+    return notify('no snippet on this line')
+  end
+  local origin = state.origin
+  local params = { id = candidate.id, position = origin.position }
+  if vim.api.nvim_buf_is_valid(origin.buf) and vim.lsp.buf_is_attached(origin.buf, state.client.id) then
+    params.textDocument = { uri = vim.uri_from_bufnr(origin.buf) }
+  end
+  state.client:request('snippets/snippetText', params, function(err, result)
+    if err then
+      return notify('could not get the snippet: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+    end
+    M.close()
+    if not (vim.api.nvim_win_is_valid(origin.win) and vim.api.nvim_buf_is_valid(origin.buf)) then
+      return notify('the window the question came from is gone', vim.log.levels.WARN)
+    end
+    vim.api.nvim_set_current_win(origin.win)
+    vim.api.nvim_win_set_cursor(origin.win, origin.cursor)
+    vim.snippet.expand(result.snippet)
+  end, origin.buf)
+end
+
+--- Jumps to the definition (the library file's entry) of the snippet under the cursor line.
+function M.definition_current()
+  local candidate, state = current_candidate()
+  if not candidate then
+    return notify('no snippet on this line')
+  end
+  M.close()
+  if vim.api.nvim_win_is_valid(state.origin.win) then
+    vim.api.nvim_set_current_win(state.origin.win)
+  end
+  vim.lsp.util.show_document(candidate.location, state.client.offset_encoding, { focus = true })
+end
+
+--- Saves the lines `line1`..`line2`, or the last visual selection when `use_selection`, as a snippet. Asks for
+--- a trigger and a title (empty: derived from the text) unless `opts` gives them.
+function M.save(opts)
+  opts = opts or {}
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = M.client(bufnr)
+  if not client then
+    return notify('the server is not running for this buffer', vim.log.levels.ERROR)
+  end
+  local range
+  if opts.use_selection then
+    range = vim.lsp.util.make_given_range_params(nil, nil, bufnr, client.offset_encoding).range
+  else
+    local last = vim.api.nvim_buf_get_lines(bufnr, opts.line2 - 1, opts.line2, false)[1] or ''
+    range = {
+      start = { line = opts.line1 - 1, character = 0 },
+      ['end'] = { line = opts.line2 - 1, character = vim.str_utfindex(last, client.offset_encoding) },
+    }
+  end
+  local function send(trigger, title)
+    local argument = { textDocument = { uri = vim.uri_from_bufnr(bufnr) }, range = range }
+    if trigger and trigger ~= '' then argument.trigger = trigger end
+    if title and title ~= '' then argument.title = title end
+    client:request('workspace/executeCommand', { command = 'snippets.saveSelection', arguments = { argument } },
+      function(err, result)
+        if opts.on_done then opts.on_done(err, result) end
+      end, bufnr)
+  end
+  if opts.trigger or opts.title then
+    return send(opts.trigger, opts.title)
+  end
+  vim.ui.input({ prompt = 'Trigger (empty: derived): ' }, function(trigger)
+    if trigger == nil then return end
+    vim.ui.input({ prompt = 'Title (empty: first line): ' }, function(title)
+      if title == nil then return end
+      send(trigger, title)
+    end)
+  end)
+end
+
+return M

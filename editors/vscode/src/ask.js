@@ -1,0 +1,115 @@
+'use strict';
+// "Snippets: Ask…": an input box, a progress notification while the server answers, then a quick pick titled
+// with the answer that lists the snippets it looked at (cited first). Choosing one inserts it as a SnippetString
+// at the cursor the question was asked from; the item's button opens its definition. The `vscode` API and the
+// language client are passed in, so tests run this against fakes.
+
+/** The button on each item that opens the snippet's entry in its file. */
+function definitionButton(vscode) {
+  return { iconPath: new vscode.ThemeIcon('go-to-file'), tooltip: 'Open definition' };
+}
+
+/** Where a location points, as `path:line` (1-based). */
+function fileLine(vscode, location) {
+  const uri = vscode.Uri.parse(location.uri);
+  return `${vscode.workspace.asRelativePath(uri)}:${location.range.start.line + 1}`;
+}
+
+/** Quick pick items for an ask result: cited snippets first (marked), then the rest, each with its place. */
+function pickItems(vscode, result) {
+  const cited = new Set((result.citations || []).map((c) => c.id));
+  const candidates = [...(result.candidates || [])];
+  candidates.sort((a, b) => Number(cited.has(b.id)) - Number(cited.has(a.id)));
+  return candidates.map((candidate) => ({
+    label: (cited.has(candidate.id) ? '$(check) ' : '') + candidate.title,
+    description: cited.has(candidate.id) ? 'cited' : undefined,
+    detail: fileLine(vscode, candidate.location),
+    buttons: [definitionButton(vscode)],
+    candidate,
+  }));
+}
+
+/** The quick pick's title: the answer, and the reason when the status is not `answered`. */
+function pickTitle(result) {
+  if (result.status !== 'answered' && result.reason && result.reason.message !== result.answer) {
+    return `${result.answer} (${result.reason.message})`;
+  }
+  return result.answer;
+}
+
+/** Opens a snippet's entry in its library file. */
+async function openDefinition(vscode, location) {
+  const start = new vscode.Position(location.range.start.line, location.range.start.character);
+  const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(location.uri));
+  await vscode.window.showTextDocument(document, { selection: new vscode.Range(start, start) });
+}
+
+/** Inserts the snippet `candidate` names at `origin` ({editor, position}) as a SnippetString. */
+async function insertSnippet(vscode, client, candidate, origin) {
+  const params = { id: candidate.id };
+  if (origin.editor) {
+    params.textDocument = { uri: origin.editor.document.uri.toString() };
+    params.position = { line: origin.position.line, character: origin.position.character };
+  }
+  const text = await client.sendRequest('snippets/snippetText', params);
+  if (!origin.editor) {
+    await vscode.env.clipboard.writeText(text.text);
+    vscode.window.showInformationMessage(`No editor was open: "${text.title}" is on the clipboard.`);
+    return;
+  }
+  await origin.editor.insertSnippet(new vscode.SnippetString(text.snippet), origin.position);
+}
+
+/**
+ * Runs the ask flow. `question` skips the input box. Resolves once the quick pick is shown (with it), or with
+ * undefined when the user gave no question or cancelled.
+ */
+async function ask(vscode, client, question) {
+  const editor = vscode.window.activeTextEditor;
+  const origin = { editor, position: editor ? editor.selection.active : undefined };
+  if (question === undefined) {
+    question = await vscode.window.showInputBox({ prompt: 'Ask your snippets', placeHolder: 'how do I remind a client about an overdue invoice?' });
+  }
+  if (!question || !question.trim()) return undefined;
+  const params = { question };
+  if (editor) {
+    params.textDocument = { uri: editor.document.uri.toString() };
+    params.position = { line: origin.position.line, character: origin.position.character };
+  }
+  let result;
+  try {
+    result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Asking your snippets…', cancellable: true },
+      (_progress, token) => client.sendRequest('snippets/ask', params, token),
+    );
+  } catch (error) {
+    if (error && (error.code === -32800 || error.name === 'Canceled' || error.message === 'Canceled')) return undefined;
+    vscode.window.showErrorMessage(`Snippets: ${error && error.message ? error.message : error}`);
+    return undefined;
+  }
+  const pick = vscode.window.createQuickPick();
+  pick.title = pickTitle(result);
+  pick.items = pickItems(vscode, result);
+  pick.placeholder = pick.items.length ? 'Choose a snippet to insert' : 'No snippets to choose from';
+  pick.matchOnDetail = true;
+  pick.onDidAccept(async () => {
+    const [chosen] = pick.selectedItems;
+    pick.hide();
+    if (chosen) {
+      try {
+        await insertSnippet(vscode, client, chosen.candidate, origin);
+      } catch (error) {
+        vscode.window.showErrorMessage(`Snippets: ${error && error.message ? error.message : error}`);
+      }
+    }
+  });
+  pick.onDidTriggerItemButton(async (event) => {
+    pick.hide();
+    await openDefinition(vscode, event.item.candidate.location);
+  });
+  pick.onDidHide(() => pick.dispose());
+  pick.show();
+  return pick;
+}
+
+module.exports = { ask, pickItems, pickTitle, insertSnippet, openDefinition };

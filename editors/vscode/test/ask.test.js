@@ -1,0 +1,96 @@
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { makeVSCode, makeEditor, makeClient, Position } = require('./fake-vscode');
+const { ask } = require('../src/ask');
+
+const location = (line) => ({ uri: `file:///home/me/snippets/writing.code-snippets`, range: { start: { line, character: 2 }, end: { line: line + 3, character: 3 } } });
+const ANSWERED = {
+  status: 'answered',
+  answer: 'Your library has "Gentle payment reminder".',
+  searchTerms: ['remind', 'overdue'],
+  citations: [{ id: 'b', title: 'Gentle payment reminder', answerRange: { start: 18, end: 41 }, location: location(18) }],
+  candidates: [
+    { id: 'a', title: 'Invoice payment terms', location: location(10) },
+    { id: 'b', title: 'Gentle payment reminder', location: location(18) },
+  ],
+};
+const DOC = 'file:///home/me/mail.md';
+
+test('asks with the input box, shows progress, then a quick pick titled with the answer, cited first', async () => {
+  const editor = makeEditor(DOC, { line: 3, character: 5 });
+  const vscode = makeVSCode({ inputs: ['how do I remind a client?'], editor });
+  const client = makeClient({ 'snippets/ask': ANSWERED });
+  const pick = await ask(vscode, client);
+  assert.deepEqual(client.requests[0], {
+    method: 'snippets/ask',
+    params: { question: 'how do I remind a client?', textDocument: { uri: DOC }, position: { line: 3, character: 5 } },
+  });
+  assert.deepEqual(vscode.log[1], ['progress', 'Asking your snippets…', 15, true]);
+  assert.equal(pick.title, 'Your library has "Gentle payment reminder".');
+  assert.deepEqual(pick.items.map((i) => [i.label, i.description, i.detail]), [
+    ['$(check) Gentle payment reminder', 'cited', 'snippets/writing.code-snippets:19'],
+    ['Invoice payment terms', undefined, 'snippets/writing.code-snippets:11'],
+  ]);
+  assert.equal(pick.visible, true);
+});
+
+test('choosing an item inserts its snippet text as a SnippetString at the original cursor', async () => {
+  const editor = makeEditor(DOC, { line: 3, character: 5 });
+  const vscode = makeVSCode({ editor });
+  const client = makeClient({
+    'snippets/ask': ANSWERED,
+    'snippets/snippetText': (params) => ({ id: params.id, title: 'Gentle payment reminder', snippet: 'Hi ${1:name}, invoice ${2:42} is overdue.', text: 'Hi name' }),
+  });
+  const pick = await ask(vscode, client, 'overdue invoice');
+  // The cursor moves while the pick is open; the snippet still goes where the question was asked.
+  editor.selection = { active: new Position(9, 0), start: new Position(9, 0), end: new Position(9, 0), isEmpty: true };
+  await pick.accept(pick.items[0]);
+  assert.deepEqual(client.requests[1], { method: 'snippets/snippetText', params: { id: 'b', textDocument: { uri: DOC }, position: { line: 3, character: 5 } } });
+  assert.deepEqual(editor.inserted, [{ snippet: 'Hi ${1:name}, invoice ${2:42} is overdue.', position: new Position(3, 5) }]);
+  assert.equal(pick.visible, false);
+});
+
+test('the item button opens the definition', async () => {
+  const vscode = makeVSCode({ editor: makeEditor(DOC) });
+  const pick = await ask(vscode, makeClient({ 'snippets/ask': ANSWERED }), 'overdue invoice');
+  await pick.clickButton(pick.items[1]);
+  const opened = vscode.log.filter((entry) => entry[0] === 'showTextDocument');
+  assert.deepEqual(opened, [['showTextDocument', 'file:///home/me/snippets/writing.code-snippets', new Position(10, 2)]]);
+});
+
+test('a status other than answered shows its reason in the title', async () => {
+  const result = {
+    status: 'noMatch', answer: 'Nothing in your library matches "zebra".', searchTerms: ['zebra'], citations: [], candidates: [],
+    reason: { code: 'nothing-retrieved', message: 'Searched for: zebra.' },
+  };
+  const vscode = makeVSCode({ editor: makeEditor(DOC) });
+  const pick = await ask(vscode, makeClient({ 'snippets/ask': result }), 'zebra');
+  assert.equal(pick.title, 'Nothing in your library matches "zebra". (Searched for: zebra.)');
+  assert.deepEqual(pick.items, []);
+  assert.equal(pick.placeholder, 'No snippets to choose from');
+});
+
+test('Escape in the input box asks nothing; Cancel on the progress stops quietly', async () => {
+  const vscode = makeVSCode({ inputs: [undefined], editor: makeEditor(DOC) });
+  const client = makeClient({ 'snippets/ask': ANSWERED });
+  assert.equal(await ask(vscode, client), undefined);
+  assert.equal(client.requests.length, 0);
+
+  const cancelling = makeVSCode({ editor: makeEditor(DOC), cancelProgress: true });
+  const slow = makeClient({
+    'snippets/ask': (_params, token) => new Promise((_resolve, reject) => {
+      token.onCancellationRequested(() => reject(Object.assign(new Error('request cancelled'), { code: -32800 })));
+    }),
+  });
+  assert.equal(await ask(cancelling, slow, 'overdue'), undefined);
+  assert.equal(cancelling.window.quickPicks.length, 0);
+  assert.deepEqual(cancelling.log.filter((e) => e[0] === 'error'), []);
+});
+
+test('a server error is shown, and no pick opens', async () => {
+  const vscode = makeVSCode({ editor: makeEditor(DOC) });
+  const client = makeClient({ 'snippets/ask': () => { throw Object.assign(new Error('snippets/ask: the snippet library is still loading; ask again in a moment'), { code: -32803 }); } });
+  assert.equal(await ask(vscode, client, 'overdue'), undefined);
+  assert.deepEqual(vscode.log.at(-1), ['error', 'Snippets: snippets/ask: the snippet library is still loading; ask again in a moment']);
+});

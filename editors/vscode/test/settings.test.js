@@ -1,0 +1,32 @@
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { SERVER_SETTINGS, initializationOptions, serverCommand } = require('../src/settings');
+
+const configuration = (values) => ({ get: (name) => values[name] });
+
+test('set settings become initializationOptions; unset, null and empty ones are left to the server', () => {
+  assert.deepEqual(initializationOptions(configuration({
+    libraries: ['~/snippets'], maxCompletionItems: 20, resolveVariables: 'never', askMarker: '>>', saveTo: '', serverPath: '/x',
+  })), { libraries: ['~/snippets'], maxCompletionItems: 20, resolveVariables: 'never', askMarker: '>>' });
+  assert.deepEqual(initializationOptions(configuration({ libraries: [], saveTo: null })), {});
+});
+
+test('the server command defaults to snippets-lsp serve', () => {
+  assert.deepEqual(serverCommand(configuration({})), { command: 'snippets-lsp', args: ['serve'] });
+  assert.deepEqual(serverCommand(configuration({ serverPath: '/opt/bin/snippets-lsp' })), { command: '/opt/bin/snippets-lsp', args: ['serve'] });
+});
+
+test('package.json declares every server setting and the commands extension.js registers', () => {
+  const root = path.join(__dirname, '..');
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const declared = Object.keys(manifest.contributes.configuration.properties).map((key) => key.replace(/^snippets\./, ''));
+  for (const name of SERVER_SETTINGS) assert.ok(declared.includes(name), `snippets.${name} is not declared`);
+  const source = fs.readFileSync(path.join(root, 'src', 'extension.js'), 'utf8');
+  const registered = [...source.matchAll(/registerCommand\('([^']+)'/g)].map((m) => m[1]).sort();
+  assert.deepEqual(manifest.contributes.commands.map((c) => c.command).sort(), registered);
+  assert.equal(manifest.contributes.commands.find((c) => c.command === 'snippetsLsp.ask').title, 'Ask…');
+  assert.ok(manifest.dependencies['vscode-languageclient']);
+});
