@@ -6,7 +6,7 @@ import SnippetsCore
 ///
 /// **Invariant:** requests and notifications are applied in arrival order; only `$/cancelRequest` bypasses the
 /// queue (it is acted on as soon as it is read). **Invariant:** every request gets exactly one reply, built in
-/// `reply(to:with:)`; thrown errors become a `ResponseError` through `ResponseError.from`.
+/// `reply(to:with:)` (or `reply(to:encoded:)` for pre-written JSON); thrown errors become a `ResponseError` through `ResponseError.from`.
 public actor LanguageServer {
     /// Where the server is in the LSP lifecycle.
     enum Phase: Sendable {
@@ -42,8 +42,8 @@ public actor LanguageServer {
     private var nextOutgoingID = 1
     /// Server-side time per request, reported by `snippets/stats`.
     var requestTimings = RequestTimings()
-    /// Method and read time of each request not answered yet.
-    private var unanswered: [RequestID: (method: String, received: UInt64)] = [:]
+    /// Method and read time of each request not answered yet, for `requestTimings`.
+    private var arrivals: [RequestID: (method: String, received: UInt64)] = [:]
 
     // Reloading (see LanguageServer+Library.swift).
     var lastGood = LastGoodFiles()
@@ -120,7 +120,7 @@ public actor LanguageServer {
         case .message(.notification(let method, let params), _):
             await handleNotification(method, params: params)
         case .message(.request(let id, let method, let params), let received):
-            unanswered[id] = (method, received)
+            arrivals[id] = (method, received)
             await handleRequest(id: id, method: method, params: params)
         }
     }
@@ -172,23 +172,11 @@ public actor LanguageServer {
     private func finish(_ id: RequestID, _ result: Result<ReplyPayload, ResponseError>) {
         running[id] = nil
         let wasCancelled = cancelled.remove(id) != nil
-        switch result {
-        case .success(.encoded(let json)) where !wasCancelled:
-            // {"id":…,"jsonrpc":"2.0","result":…}: the keys in the order `serialized()` sorts them.
-            var writer = JSONText.Writer()
-            writer.raw("{\"id\":")
-            _ = writer.write(id.json)
-            writer.raw(",\"jsonrpc\":\"2.0\",\"result\":")
-            writer.bytes.append(contentsOf: json)
-            writer.raw("}")
-            transport.send(MessageFramer.frame(writer.bytes))
-            recordAnswer(id)
-        case .success(.encoded):
-            reply(to: id, with: .failure(.requestCancelled))
-        case .success(.value(let value)):
-            reply(to: id, with: wasCancelled ? .failure(.requestCancelled) : .success(value))
-        case .failure(let error):
-            reply(to: id, with: .failure(wasCancelled ? .requestCancelled : error))
+        switch (result, wasCancelled) {
+        case (_, true): reply(to: id, with: .failure(.requestCancelled))
+        case (.success(.encoded(let json)), false): reply(to: id, encoded: json)
+        case (.success(.value(let value)), false): reply(to: id, with: .success(value))
+        case (.failure(let error), false): reply(to: id, with: .failure(error))
         }
     }
 
@@ -203,12 +191,26 @@ public actor LanguageServer {
     /// The one place a reply is written.
     private func reply(to id: RequestID, with result: Result<JSONValue, ResponseError>) {
         send(.response(id: id, result: result))
-        recordAnswer(id)
+        answered(id)
     }
 
-    /// Records the server-side time of a request just answered.
-    private func recordAnswer(_ id: RequestID) {
-        if let request = unanswered.removeValue(forKey: id) {
+    /// The other place a reply is written: a result whose JSON the handler already wrote (the completion list).
+    private func reply(to id: RequestID, encoded json: [UInt8]) {
+        // {"id":…,"jsonrpc":"2.0","result":…}: the keys in the order `serialized()` sorts them.
+        var writer = JSONText.Writer()
+        writer.raw("{\"id\":")
+        _ = writer.write(id.json)
+        writer.raw(",\"jsonrpc\":\"2.0\",\"result\":")
+        writer.bytes.append(contentsOf: json)
+        writer.raw("}")
+        transport.send(MessageFramer.frame(writer.bytes))
+        answered(id)
+    }
+
+    /// Called by both reply paths (`reply(to:with:)` and `reply(to:encoded:)`) right after the
+    /// reply was written: bookkeeping for answered requests belongs here.
+    private func answered(_ id: RequestID) {
+        if let request = arrivals.removeValue(forKey: id) {
             requestTimings.record(request.method, receivedAt: request.received)
         }
     }
