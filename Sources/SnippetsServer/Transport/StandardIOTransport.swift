@@ -16,13 +16,18 @@ public final class StandardIOTransport: MessageTransport {
         let (stream, continuation) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .unbounded)
         incoming = stream
         let thread = Thread {
+            // read(2) into one reused buffer: `availableData` allocated a buffer and a `Data` per read, then the
+            // bytes were copied again; each message costs one copy of its bytes now.
+            let descriptor = input.fileDescriptor
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
             while true {
-                let data = input.availableData
-                if data.isEmpty {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 {
                     continuation.finish()
                     return
                 }
-                continuation.yield([UInt8](data))
+                continuation.yield(Array(buffer[..<count]))
             }
         }
         thread.name = "snippets-lsp stdin"
