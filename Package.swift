@@ -19,8 +19,8 @@ let package = Package(
         // Thin executable: picks a command and wires stdio.
         .executableTarget(name: "snippets-lsp", dependencies: ["SnippetsServer", "SnippetsCore"]),
         .testTarget(name: "SnippetsCoreTests", dependencies: ["SnippetsCore"]),
-        .testTarget(name: "SnippetsServerTests", dependencies: ["SnippetsServer", "SnippetsCore"]),
-        .testTarget(name: "SnippetsModelClientTests", dependencies: ["SnippetsModelClient", "SnippetsServer", "SnippetsCore"]),
+        // Server and model client tests (Model/: the client against a misbehaving loopback server, and a real one).
+        .testTarget(name: "SnippetsServerTests", dependencies: ["SnippetsServer", "SnippetsModelClient", "SnippetsCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

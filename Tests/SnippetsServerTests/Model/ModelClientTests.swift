@@ -270,11 +270,3 @@ func props(_ context: Int) -> FakeModelServer.Behaviour {
         #expect(OpenAICompatibleModel.contextTokens(inProperties: Data("{}".utf8)) == nil)
     }
 }
-
-/// A thread-safe counter.
-final class Counter: @unchecked Sendable {
-    // @unchecked: `value` is only touched under `lock`.
-    private let lock = NSLock()
-    private var value = 0
-    func next() -> Int { lock.withLock { value += 1; return value } }
-}
