@@ -100,7 +100,9 @@ let overdueQuestion = "how do I chase an overdue invoice?"
         let server = try FakeModelServer { _ in .stall(seconds: 10) }
         let started = Date()
         let result = try await askWithModel(overdueQuestion, server, timeout: 0.5)
-        #expect(Date().timeIntervalSince(started) < 2)
+        // One timeout (the words stage), then no pick: far below the server's 10 s stall, with slack for load.
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(server.requests.count == 1)
         #expect(result.status == .fallback)
         #expect(result.reason?.code == .modelTimeout)
         #expect(result.reason?.message.contains("0.5 seconds") == true)
@@ -179,18 +181,17 @@ let overdueQuestion = "how do I chase an overdue invoice?"
             options: ["model": ["url": .string(server.url), "timeoutSeconds": 30]])
         client.open("file:///w/a.txt", language: "plaintext", text: "")
         let ask = client.sendRequest("snippets/ask", ["question": .string(overdueQuestion)])
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(await eventually { server.requests.count >= 1 }, "the ask never reached the model")
         let started = ContinuousClock.now
         _ = try await client.complete("file:///w/a.txt", line: 0, character: 0)
-        #expect(ContinuousClock.now - started < .seconds(2), "the completion waited for the model")
+        #expect(ContinuousClock.now - started < .seconds(5), "the completion waited for the model")
         client.notify("$/cancelRequest", ["id": .int(ask)])
         guard case .failure(let error) = await client.response(to: ask, timeout: .seconds(5)) else {
             Issue.record("the cancelled ask was not answered with an error")
             return
         }
         #expect(error.code == -32800)
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(server.clientHangUps == 1, "the model request outlived its ask")
+        #expect(await eventually { server.clientHangUps == 1 }, "the model request outlived its ask")
         _ = try await client.shutdownAndExit()
     }
 }
