@@ -22,6 +22,9 @@ SHARED := ../shared
 SNIPPETS_LSP_BIN ?= $(abspath $(DEBUG_BIN))
 export SNIPPETS_LSP_BIN
 
+# Steps share one .build folder and run in the order listed, even under `make -j`.
+.NOTPARALLEL:
+
 .PHONY: help build release venv test swift-test e2e eval demo bench clean-venv model-venv model-test model-bench
 
 help: ## List the targets.
