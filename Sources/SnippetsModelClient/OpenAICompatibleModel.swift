@@ -31,7 +31,7 @@ public struct OpenAICompatibleModel: AskModel {
     public func searchWords(question: String) async throws(AskModelError) -> [String] {
         let body = requestBody(
             messages: ModelPrompts.searchWordsMessages(question: question), schemaName: "search_words",
-            schema: ModelPrompts.searchWordsSchema, maxTokens: 80)
+            schema: ModelPrompts.searchWordsSchema, maxTokens: ModelPrompts.searchWordsReplyTokens)
         return try ModelPrompts.searchWords(fromModelOutput: try await complete(body))
     }
 

@@ -120,7 +120,7 @@ func props(_ context: Int) -> FakeModelServer.Behaviour {
         let elsewhere = try FakeModelServer { _ in FakeModelServer.completion(#"{"words":["a","b","c"]}"#) }
         let server = try FakeModelServer { request in
             switch request.path {
-            case "/v1/chat/completions" where request.json["max_tokens"] as? Int == 80:
+            case "/v1/chat/completions" where request.json["max_tokens"] as? Int == ModelPrompts.searchWordsReplyTokens:
                 return .reply(status: 302, body: "", headers: ["Location": elsewhere.url + "/v1/chat/completions"])
             default:
                 return .reply(status: 401, body: #"{"error":{"message":"Incorrect API key provided: \#(secret)"}}"#)
