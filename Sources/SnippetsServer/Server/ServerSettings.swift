@@ -1,8 +1,12 @@
+import SnippetsModelClient
+
 /// The user's settings, read from `initializationOptions` and `workspace/didChangeConfiguration`.
 ///
 /// Names (under `snippets` in editor configs): `libraries` (array of paths), `maxCompletionItems` (positive
 /// integer, default 50), `resolveVariables` (`"auto"` default, `"always"`, `"never"`), `askMarker` (the line
-/// start that offers the ask code action, default `??`), `saveTo` (the `.code-snippets` file saved snippets go to).
+/// start that offers the ask code action, default `??`), `saveTo` (the `.code-snippets` file saved snippets go to),
+/// `model` (an object `{url, name, apiKeyEnvironmentVariable, timeoutSeconds, candidates}`, or null for no model;
+/// see `ModelSettings`).
 public struct ServerSettings: Sendable, Hashable {
     /// Who resolves variables such as `TM_FILENAME` that the server can compute.
     public enum VariableResolution: String, Sendable, Hashable, CaseIterable {
@@ -20,6 +24,8 @@ public struct ServerSettings: Sendable, Hashable {
     public var maxCompletionItems: Int = ServerSettings.defaultMaxCompletionItems
     /// Who resolves variables.
     public var resolveVariables: VariableResolution = .auto
+    /// The language model behind `snippets/ask`; nil asks deterministically.
+    public var model: ModelConfiguration?
 
     /// A line starting with this (after indentation) offers "Ask snippets: …" as a code action.
     public var askMarker: String = ServerSettings.defaultAskMarker
@@ -32,10 +38,14 @@ public struct ServerSettings: Sendable, Hashable {
     public static let defaultMaxCompletionItems = 50
 
     /// Default settings.
-    public init(libraries: [String]? = nil, maxCompletionItems: Int = defaultMaxCompletionItems, resolveVariables: VariableResolution = .auto) {
+    public init(
+        libraries: [String]? = nil, maxCompletionItems: Int = defaultMaxCompletionItems, resolveVariables: VariableResolution = .auto,
+        model: ModelConfiguration? = nil
+    ) {
         self.libraries = libraries
         self.maxCompletionItems = maxCompletionItems
         self.resolveVariables = resolveVariables
+        self.model = model
     }
 
     /// A setting that could not be used, phrased for the user.
@@ -111,6 +121,11 @@ public struct ServerSettings: Sendable, Hashable {
                     name: "saveTo",
                     message: "setting 'snippets.saveTo' must be a file path; saving to saved.code-snippets in the first library directory"))
             }
+        }
+        if let value = members["model"] {
+            let (model, modelProblems) = ModelSettings.configuration(from: value)
+            result.model = model
+            problems += modelProblems
         }
         return (result, problems)
     }
