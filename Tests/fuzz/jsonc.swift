@@ -1,0 +1,20 @@
+// libFuzzer target: the JSONC reader and the VS Code snippet reader on top of it (Sources/SnippetsCore/Formats).
+@testable import SnippetsCore
+
+/// Parses `data` as JSONC, then reads it as a VS Code snippet file with the body grammar checking every body.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzJSONC(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    let bytes = [UInt8](UnsafeRawBufferPointer(start: start, count: count))
+    if case .success(let value) = JSONC.parse(bytes) {
+        precondition(value.range.lowerBound >= 0 && value.range.upperBound <= bytes.count, "value range outside the input")
+        _ = value.typeDescription
+    }
+    let text = String(decoding: bytes, as: UTF8.self)
+    for scopes in [["go"], nil] as [[String]?] {
+        let file = VSCodeSnippetReader.read(
+            bytes: bytes, text: text, uri: "file:///fuzz/f.code-snippets", path: "/fuzz/f.code-snippets",
+            context: SnippetFileContext(kind: .vscode, scopes: scopes), checkBody: LibraryLoader.grammarBodyChecker)
+        _ = file.snippets.count
+    }
+    return 0
+}
