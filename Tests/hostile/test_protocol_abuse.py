@@ -218,3 +218,14 @@ def test_a_flood_of_cancellations_keeps_memory_bounded_and_requests_answered(cli
     print(f"50,000 cancellations: VmRSS {before['VmRSS']} -> {after['VmRSS']} KiB, VmHWM {after['VmHWM']} KiB")
     assert after["VmRSS"] - before["VmRSS"] < 100_000, (before, after)
     assert [m for m in client.drain(0.3) if "method" not in m] == [], "cancellations were answered"
+
+
+def test_a_cancellation_for_an_id_not_yet_sent_or_long_answered_cancels_nothing(client: RawClient):
+    """Cancellations name requests the server has read; others are ignored, so they cannot mark a later request."""
+    for request_id in ("later", 77):
+        client.notify("$/cancelRequest", {"id": request_id})
+    answered = client.call("textDocument/completion", completion_params(0, 3))
+    client.notify("$/cancelRequest", {"id": answered["id"]})
+    for request_id in ("later", 77):
+        client.send_bytes(raw({"id": request_id, "method": "textDocument/completion", "params": completion_params(0, 3)}))
+        assert "result" in client.response(request_id)
