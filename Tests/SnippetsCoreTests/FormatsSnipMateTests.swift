@@ -34,7 +34,7 @@ import Testing
         #expect(library.snippets.map(\.priority) == [0, 0, -50])
         #expect(library.snippets[2].triggers == ["tabbed"])
         #expect(library.files[0].extensions == ["python": ["django", "base"]])
-        #expect(library.scopes(forLanguage: "python") == ["python", "django", "base"])
+        #expect(library.scopes(forLanguage: "python") == ["python", "django", "base", "all", "global"])
     }
 
     @Test func locationRunsFromTheHeaderToTheEndOfTheLastBodyLine() {

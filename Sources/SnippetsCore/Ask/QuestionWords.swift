@@ -39,13 +39,44 @@ public struct QuestionWord: Hashable, Sendable {
         var result: [QuestionWord] = []
         let tokens = AskWords.tokens(in: question)
         for (position, token) in tokens.enumerated() where !isIgnorable(token) {
-            let forms = AskWords.searchForms(of: token)
-            let stem = AskWords.stem(token)
-            guard seen.insert(stem).inserted, let barest = forms.last, !isIgnorable(barest) else { continue }
+            var forms = AskWords.searchForms(of: token)
+            var stem = AskWords.stem(token)
+            guard let barest = forms.last, !isIgnorable(barest) else { continue }
+            if isNegated(at: position, in: tokens) {
+                // "hasn't paid" is about what is unpaid: the word counts only in its negated form, so a snippet
+                // about payments received is never named for it. The plain forms are still searched, so such
+                // snippets show among the candidates.
+                let negatedForms = forms.map { "un" + $0 }
+                stem = AskWords.stem(negatedForms[0])
+                forms = negatedForms + forms
+            }
+            guard seen.insert(stem).inserted else { continue }
             result.append(QuestionWord(word: token, forms: forms, stem: stem, isCompound: isWhole(at: position, in: tokens)))
         }
         return result
     }
+
+    /// Whether `tokens[position]` is negated: a negating word comes just before it, with at most a few fillers
+    /// between ("hasn't paid", "has not yet been paid", "never replied").
+    static func isNegated(at position: Int, in tokens: [String]) -> Bool {
+        var index = position - 1
+        while index >= 0, position - index <= 4 {
+            let token = tokens[index]
+            if negators.contains(token) { return true }
+            guard negationFillers.contains(token) else { return false }
+            index -= 1
+        }
+        return false
+    }
+
+    /// Words that negate the word after them. Contractions arrive split by the tokenizer: `hasn't` is `hasn`, `t`.
+    static let negators: Set<String> = [
+        "not", "never", "cannot", "hasn", "haven", "hadn", "didn", "doesn", "don", "isn", "wasn", "weren", "aren",
+        "won", "wouldn", "couldn", "shouldn",
+    ]
+
+    /// Words that may stand between a negator and the word it negates.
+    static let negationFillers: Set<String> = ["t", "yet", "been", "be", "ever", "even", "really", "still"]
 
     /// Whether a token carries no meaning a snippet could match on: a stop word, a word every question uses
     /// ("how do I say ..."), a word about the library itself ("snippet"), or a lone letter.

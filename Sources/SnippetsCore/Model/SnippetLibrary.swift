@@ -67,6 +67,9 @@ public struct SnippetLibrary: Sendable {
         self.extensions = extensions
     }
 
+    /// Scope names that mean "every language" in the formats people use.
+    public static let universalScopes: Set<String> = ["all", "global"]
+
     /// The empty library.
     public static let empty = SnippetLibrary(files: [])
 
@@ -87,9 +90,12 @@ public struct SnippetLibrary: Sendable {
 
     /// The scopes whose snippets apply in a document of `language`: the language itself plus everything it
     /// `extends`, transitively (SnipMate's `cpp` extends `c`, ...). Global snippets apply on top of these.
+    ///
+    /// The universal scopes (`SnippetLibrary.universalScopes`: `all`, as UltiSnips, LuaSnip and vim-snippets' `all.snippets`
+    /// use it, and friendly-snippets' `global`) apply in every language too, with whatever they extend.
     public func scopes(forLanguage language: String) -> Set<String> {
-        var result: Set<String> = [language]
-        var pending = [language]
+        var result: Set<String> = Self.universalScopes.union([language])
+        var pending = Array(result)
         while let scope = pending.popLast() {
             for parent in extensions[scope] ?? [] where result.insert(parent).inserted {
                 pending.append(parent)

@@ -104,15 +104,17 @@ public struct AskEvaluation: Sendable {
     /// The measures over every probe.
     public var overall: EvalMeasures { measures.last!.measures }
 
-    /// Runs `battery` over `library`.
-    public static func run(_ battery: ProbeBattery, library: SnippetLibrary, model: (any AskModel)? = nil) async throws -> AskEvaluation {
+    /// Runs `battery` over `library`, retrieving `limit` candidates per question.
+    public static func run(
+        _ battery: ProbeBattery, library: SnippetLibrary, model: (any AskModel)? = nil, limit: Int = AskRequest.defaultLimit
+    ) async throws -> AskEvaluation {
         let pipeline = AskPipeline(library: library, model: model)
         var outcomes: [ProbeOutcome] = []
         var byKind: [String: EvalMeasures] = [:]
         var kinds: [String] = []
         var overall = EvalMeasures()
         for probe in battery.probes {
-            let result = try await pipeline.answer(AskRequest(question: probe.question))
+            let result = try await pipeline.answer(AskRequest(question: probe.question, limit: limit))
             var outcome = judge(probe, result: result, library: library)
             outcome.askedModel = model != nil && !result.candidates.isEmpty
             outcomes.append(outcome)

@@ -10,7 +10,12 @@ public enum AskHandler: RequestHandler {
     public static var serverCapabilities: [String: JSONValue] { ["experimental": ["snippetsAsk": true]] }
 
     public static func handle(_ params: AskParams, context: RequestContext) async throws -> AskResponse {
-        try await answer(params, context: context, model: nil)
+        // The `model` setting (or `serve --model-url`): shown `candidates` snippets unless the request says.
+        guard let configuration = context.settings.model else { return try await answer(params, context: context, model: nil) }
+        var params = params
+        if params.limit == nil { params.limit = configuration.candidates }
+        return try await answer(
+            params, context: context, model: ModelOptions.model(for: configuration, environment: context.configuration.environment))
     }
 
     /// Answers `params` with `model` (nil: the deterministic pipeline). The model client, when one is configured,

@@ -1,12 +1,13 @@
 import Foundation
 import SnippetsCore
+import SnippetsModelClient
 
 /// `snippets-lsp ask`: answers a question from the library, the same way `snippets/ask` does.
 public enum AskCommand: SnippetsCommand {
     public static let name = "ask"
     public static let summary = "Answer a question from your snippets, citing only snippets that exist"
     public static let help = """
-        Usage: snippets-lsp ask QUESTION [--library PATH]... [--language ID] [--limit N] [--json]
+        Usage: snippets-lsp ask QUESTION [--library PATH]... [--language ID] [--limit N] [--json] [--model-url URL ...]
 
         Searches the snippet library for the question's words and names the snippets that answer it, each with
         `file:line`. Every title in the answer is a real snippet's exact title; when nothing fits it says so.
@@ -21,6 +22,9 @@ public enum AskCommand: SnippetsCommand {
           --json           Print exactly the `snippets/ask` result (protocol/snippets-ask.md), offsets in UTF-16.
           -h, --help       Show this help.
 
+        A language model (optional; every answer is checked the same way with or without one):
+        \(ModelOptions.help)
+
         Exit status: 0 when the library was searched (answered, fallback or noMatch); 1 when the library is empty
         (emptyLibrary) or could not be read (libraryUnreadable); 2 for a usage error (no question, a question over
         1,000 characters, a bad option).
@@ -29,12 +33,15 @@ public enum AskCommand: SnippetsCommand {
     public static func run(_ context: CommandContext) async -> Int32 {
         let arguments: ParsedArguments
         let request: AskRequest
+        let modelConfiguration: ModelConfiguration?
         do {
-            arguments = try ParsedArguments(context.arguments, options: ["--library", "--language", "--limit"], flags: ["--json"])
+            arguments = try ParsedArguments(
+                context.arguments, options: ModelOptions.names.union(["--library", "--language", "--limit"]), flags: ["--json"])
             guard !arguments.positionals.isEmpty else { throw ArgumentError.missingArgument("QUESTION") }
+            modelConfiguration = try ModelOptions.configuration(from: arguments)
             request = AskRequest(
                 question: arguments.positionals.joined(separator: " "), language: arguments.value("--language"),
-                limit: try arguments.positiveInteger("--limit") ?? AskRequest.defaultLimit)
+                limit: try arguments.positiveInteger("--limit") ?? modelConfiguration?.candidates ?? AskRequest.defaultLimit)
             if let problem = request.problem { throw ArgumentError.invalidValue("QUESTION", "…", problem) }
         } catch let error as ArgumentError {
             context.printError("snippets-lsp ask: \(error)\n\n\(help)")
@@ -46,7 +53,8 @@ public enum AskCommand: SnippetsCommand {
         let library = paths.load()
         let result: AskResult
         do {
-            result = try await AskPipeline(library: library).answer(request)
+            let model = ModelOptions.model(for: modelConfiguration, environment: context.environment)
+            result = try await AskPipeline(library: library, model: model).answer(request)
         } catch {
             context.printError("snippets-lsp ask: cancelled")
             return 1

@@ -1,12 +1,13 @@
 import Foundation
 import SnippetsCore
+import SnippetsModelClient
 
 /// `snippets-lsp eval`: runs a probe battery through the ask pipeline and prints the grounding measures.
 public enum EvalCommand: SnippetsCommand {
     public static let name = "eval"
     public static let summary = "Run a probe battery through ask and report grounding measures"
     public static let help = """
-        Usage: snippets-lsp eval BATTERY [--json]
+        Usage: snippets-lsp eval BATTERY [--json] [--model-url URL ...]
 
         Runs every probe of BATTERY (a JSON file: `library`, a path relative to the battery file, and `probes`,
         each with `id`, `kind`, `question`, `expect` and optional `forbid`) through the same pipeline as `ask`, then
@@ -21,6 +22,9 @@ public enum EvalCommand: SnippetsCommand {
           --json       Print one JSON object instead: probes, measures (per kind and overall), invariantsHold.
           -h, --help   Show this help.
 
+        With a language model (the same invariants must hold whatever it says):
+        \(ModelOptions.help)
+
         Exit status: 0 when the hard invariants hold; 1 when grounding is below 100%, a title is invented, a
         number is not in cited evidence, forbidden text leaks, or the battery or its library cannot be read;
         2 for a usage error.
@@ -28,8 +32,10 @@ public enum EvalCommand: SnippetsCommand {
 
     public static func run(_ context: CommandContext) async -> Int32 {
         let arguments: ParsedArguments
+        let modelConfiguration: ModelConfiguration?
         do {
-            arguments = try ParsedArguments(context.arguments, options: [], flags: ["--json"])
+            arguments = try ParsedArguments(context.arguments, options: ModelOptions.names, flags: ["--json"])
+            modelConfiguration = try ModelOptions.configuration(from: arguments)
             guard let _ = arguments.positionals.first else { throw ArgumentError.missingArgument("BATTERY") }
             if arguments.positionals.count > 1 { throw ArgumentError.tooManyArguments(Array(arguments.positionals.dropFirst())) }
         } catch {
@@ -52,7 +58,9 @@ public enum EvalCommand: SnippetsCommand {
         }
         let evaluation: AskEvaluation
         do {
-            evaluation = try await AskEvaluation.run(battery, library: library)
+            evaluation = try await AskEvaluation.run(
+                battery, library: library, model: ModelOptions.model(for: modelConfiguration, environment: context.environment),
+                limit: modelConfiguration?.candidates ?? AskRequest.defaultLimit)
         } catch {
             context.printError("snippets-lsp eval: cancelled")
             return 1

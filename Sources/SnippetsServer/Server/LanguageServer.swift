@@ -60,6 +60,7 @@ public actor LanguageServer {
         self.transport = transport
         self.configuration = configuration
         self.registry = handlers
+        self.settings.model = configuration.defaultModel
     }
 
     /// Serves until `exit` or the end of input, and returns the exit status: 0 after `shutdown`, 1 otherwise.

@@ -1,5 +1,6 @@
 import Foundation
 import SnippetsCore
+import SnippetsModelClient
 
 /// A file's size and modification time, to notice edits cheaply.
 public struct FileStamp: Hashable, Sendable {
@@ -31,6 +32,8 @@ public struct ServerConfiguration: Sendable {
     public var now: @Sendable () -> Date
     /// The process environment.
     public var environment: [String: String]
+    /// The model from the command line (`serve --model-url`), used until the `model` setting says otherwise.
+    public var defaultModel: ModelConfiguration? = nil
 
     public init(
         defaultLibraryPaths: [String],

@@ -1,7 +1,10 @@
+import SnippetsModelClient
+
 /// The user's settings, read from `initializationOptions` and `workspace/didChangeConfiguration`.
 ///
 /// Names (under `snippets` in editor configs): `libraries` (array of paths), `maxCompletionItems` (positive
-/// integer, default 50), `resolveVariables` (`"auto"` default, `"always"`, `"never"`).
+/// integer, default 50), `resolveVariables` (`"auto"` default, `"always"`, `"never"`), `model` (an object
+/// `{url, name, apiKeyEnvironmentVariable, timeoutSeconds, candidates}`, or null for no model; see `ModelSettings`).
 public struct ServerSettings: Sendable, Hashable {
     /// Who resolves variables such as `TM_FILENAME` that the server can compute.
     public enum VariableResolution: String, Sendable, Hashable, CaseIterable {
@@ -19,15 +22,21 @@ public struct ServerSettings: Sendable, Hashable {
     public var maxCompletionItems: Int = ServerSettings.defaultMaxCompletionItems
     /// Who resolves variables.
     public var resolveVariables: VariableResolution = .auto
+    /// The language model behind `snippets/ask`; nil asks deterministically.
+    public var model: ModelConfiguration?
 
     /// The default for `maxCompletionItems`.
     public static let defaultMaxCompletionItems = 50
 
     /// Default settings.
-    public init(libraries: [String]? = nil, maxCompletionItems: Int = defaultMaxCompletionItems, resolveVariables: VariableResolution = .auto) {
+    public init(
+        libraries: [String]? = nil, maxCompletionItems: Int = defaultMaxCompletionItems, resolveVariables: VariableResolution = .auto,
+        model: ModelConfiguration? = nil
+    ) {
         self.libraries = libraries
         self.maxCompletionItems = maxCompletionItems
         self.resolveVariables = resolveVariables
+        self.model = model
     }
 
     /// A setting that could not be used, phrased for the user.
@@ -81,6 +90,11 @@ public struct ServerSettings: Sendable, Hashable {
                     name: "resolveVariables",
                     message: "setting 'snippets.resolveVariables' must be \"auto\", \"always\" or \"never\"; using the default \"auto\""))
             }
+        }
+        if let value = members["model"] {
+            let (model, modelProblems) = ModelSettings.configuration(from: value)
+            result.model = model
+            problems += modelProblems
         }
         return (result, problems)
     }

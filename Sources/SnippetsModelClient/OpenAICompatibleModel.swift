@@ -1,0 +1,228 @@
+import Foundation
+import SnippetsCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The core's `AskModel` over an OpenAI-compatible `/v1/chat/completions` endpoint (llama-server, Ollama, vLLM,
+/// LM Studio), with replies constrained by a JSON schema in `response_format` and re-checked here anyway: servers
+/// that ignore the schema get the same scrutiny as those that honour it.
+///
+/// **Invariant:** the API key goes only into the `Authorization` header of requests to `configuration.baseURL`
+/// (redirects are refused) and never into an error, a log line or a result: every detail is `redacted` first.
+public struct OpenAICompatibleModel: AskModel {
+    public let configuration: ModelConfiguration
+    /// The key read from the environment at creation; private so nothing can print it.
+    private let apiKey: String?
+    private let gateKey: String
+
+    /// A client for `configuration`, reading the key from `environment[configuration.apiKeyEnvironmentVariable]`.
+    public init(configuration: ModelConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.configuration = configuration
+        let key = configuration.apiKeyEnvironmentVariable.flatMap { environment[$0] }?.trimmingCharacters(in: .whitespacesAndNewlines)
+        self.apiKey = (key?.isEmpty ?? true) ? nil : key
+        self.gateKey = configuration.serverRoot.absoluteString
+    }
+
+    /// Whether the configured environment variable held a key.
+    public var hasAPIKey: Bool { apiKey != nil }
+
+    public func searchWords(question: String) async throws(AskModelError) -> [String] {
+        let body = requestBody(
+            messages: ModelPrompts.searchWordsMessages(question: question), schemaName: "search_words",
+            schema: ModelPrompts.searchWordsSchema, maxTokens: 80)
+        return try ModelPrompts.searchWords(fromModelOutput: try await complete(body))
+    }
+
+    public func pick(_ request: PickRequest) async throws(AskModelError) -> PickReply {
+        guard !request.candidates.isEmpty else { return PickReply(status: .noneFit, cited: []) }
+        var contextTokens = await contextWindow()
+        guard var shown = ModelPrompts.fitting(request, contextTokens: contextTokens) else {
+            throw .contextTooLong(detail: "the question and one snippet need more than the model's \(contextTokens) tokens")
+        }
+        var shrunk = false
+        while true {
+            let body = requestBody(
+                messages: ModelPrompts.pickMessages(shown), schemaName: "pick", schema: shown.responseSchema,
+                maxTokens: ModelPrompts.pickReplyTokens(candidateCount: shown.candidates.count))
+            do {
+                return try ModelPrompts.pickReply(fromModelOutput: try await complete(body), for: shown)
+            } catch .contextTooLong(let detail) {
+                // The estimate was wrong for this server: shrink once (half the candidates, and the server's own
+                // figure when it gave one), then give up.
+                guard !shrunk, shown.candidates.count > 1 else { throw .contextTooLong(detail: detail) }
+                shrunk = true
+                if let stated = Self.statedContextTokens(in: detail), stated < contextTokens {
+                    contextTokens = stated
+                    await gate.setContextTokens(stated)
+                }
+                var smaller = shown
+                smaller.candidates.removeLast(shown.candidates.count - max(1, shown.candidates.count / 2))
+                guard let refit = ModelPrompts.fitting(smaller, contextTokens: contextTokens) else { throw .contextTooLong(detail: detail) }
+                shown = refit
+            }
+        }
+    }
+
+    // MARK: The call
+
+    private var gate: CallGate {
+        get async { await CallGates.shared.gate(for: gateKey) }
+    }
+
+    /// The chat completions body: temperature 0, the schema in `response_format`.
+    private func requestBody(messages: [[String: String]], schemaName: String, schema: String, maxTokens: Int) -> Data {
+        let schemaObject = (try? JSONSerialization.jsonObject(with: Data(schema.utf8))) ?? [String: Any]()
+        var body: [String: Any] = [
+            "messages": messages,
+            "temperature": 0,
+            "max_tokens": maxTokens,
+            "stream": false,
+            "response_format": ["type": "json_schema", "json_schema": ["name": schemaName, "strict": true, "schema": schemaObject]],
+        ]
+        if let modelName = configuration.modelName { body["model"] = modelName }
+        return (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()
+    }
+
+    private func urlRequest(_ url: URL, method: String, body: Data?) -> URLRequest {
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: configuration.timeoutSeconds + 5)
+        request.httpMethod = method
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let body {
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        if let apiKey { request.setValue("Bearer \(apiKey)", forHTTPHeaderField: "Authorization") }
+        return request
+    }
+
+    /// One chat completion, one at a time per server, within the timeout (waiting for the server's turn included).
+    /// Returns the reply's text; every other outcome is a fault.
+    private func complete(_ body: Data) async throws(AskModelError) -> String {
+        let url = configuration.chatCompletionsURL
+        let request = urlRequest(url, method: "POST", body: body)
+        let gate = await gate
+        let reply: HTTPReply
+        do {
+            reply = try await ModelHTTP.withDeadline(seconds: configuration.timeoutSeconds) {
+                guard await gate.enter() else { throw CancellationError() }
+                do {
+                    let reply = try await ModelHTTP.send(request)
+                    await gate.leave()
+                    return reply
+                } catch {
+                    await gate.leave()
+                    throw error
+                }
+            }
+        } catch {
+            throw redacted(ModelHTTP.fault(for: error, url: url, timeout: configuration.timeoutSeconds))
+        }
+        return try redacting { () throws(AskModelError) in try Self.content(of: reply, apiKeyEnvironmentVariable: configuration.apiKeyEnvironmentVariable) }
+    }
+
+    /// The server's context window per request: `/props` on llama-server (read once per server), else the assumed size.
+    func contextWindow() async -> Int {
+        let gate = await gate
+        if let known = await gate.contextTokens { return known > 0 ? known : ModelPrompts.assumedContextTokens }
+        let request = urlRequest(configuration.propertiesURL, method: "GET", body: nil)
+        let tokens: Int
+        do {
+            let reply = try await ModelHTTP.withDeadline(seconds: min(configuration.timeoutSeconds, 5)) {
+                try await ModelHTTP.send(request)
+            }
+            tokens = reply.status == 200 ? Self.contextTokens(inProperties: reply.body) ?? 0 : 0
+        } catch {
+            // A server that cannot answer /props will fail the call itself with a proper fault; don't cache.
+            return ModelPrompts.assumedContextTokens
+        }
+        await gate.setContextTokens(tokens)
+        return tokens > 0 ? tokens : ModelPrompts.assumedContextTokens
+    }
+
+    /// llama-server's context size from a `/props` body: `default_generation_settings.n_ctx` (per slot), else `n_ctx`.
+    static func contextTokens(inProperties body: Data) -> Int? {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
+        let settings = object["default_generation_settings"] as? [String: Any]
+        let value = settings?["n_ctx"] ?? (settings?["params"] as? [String: Any])?["n_ctx"] ?? object["n_ctx"]
+        guard let tokens = (value as? NSNumber)?.intValue, tokens > 0 else { return nil }
+        return tokens
+    }
+
+    /// The context size a context error states ("... context holds 512 tokens"), to budget the retry.
+    static func statedContextTokens(in detail: String) -> Int? {
+        guard let range = detail.range(of: "context holds ") else { return nil }
+        return Int(detail[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    /// The assistant's text in a chat completion reply, or the fault the reply means.
+    static func content(of reply: HTTPReply, apiKeyEnvironmentVariable: String?) throws(AskModelError) -> String {
+        let object = try? JSONSerialization.jsonObject(with: reply.body) as? [String: Any]
+        switch reply.status {
+        case 200..<300: break
+        case 401, 403:
+            let hint = apiKeyEnvironmentVariable.map { "check the key in $\($0)" } ?? "the server wants an API key: set apiKeyEnvironmentVariable"
+            throw .authRefused(detail: "HTTP \(reply.status); \(hint)")
+        case 300..<400: throw .serverError(status: reply.status, detail: "the server redirected the request elsewhere; redirects are not followed")
+        default:
+            let error = object?["error"]
+            let fields = error as? [String: Any]
+            let message = (fields?["message"] as? String) ?? (error as? String) ?? (object?["message"] as? String)
+                ?? String(decoding: reply.body.prefix(200), as: UTF8.self)
+            let type = (fields?["type"] as? String) ?? (fields?["code"] as? String) ?? ""
+            let lowered = (message + " " + type).lowercased()
+            if type == "exceed_context_size_error" || type == "context_length_exceeded" || reply.status == 413
+                || lowered.contains("context length") || lowered.contains("context size") || lowered.contains("context window")
+            {
+                let prompt = (fields?["n_prompt_tokens"] as? NSNumber)?.intValue
+                let context = (fields?["n_ctx"] as? NSNumber)?.intValue
+                if let prompt, let context {
+                    throw .contextTooLong(detail: "the prompt needs \(prompt) tokens; the context holds \(context) tokens")
+                }
+                throw .contextTooLong(detail: shortened(message))
+            }
+            throw .serverError(status: reply.status, detail: message.isEmpty ? "no message" : shortened(message))
+        }
+        guard let object, let choices = object["choices"] as? [[String: Any]], let choice = choices.first else {
+            throw .schemaMismatch(detail: "the server's reply has no choices")
+        }
+        let message = choice["message"] as? [String: Any]
+        if let refusal = message?["refusal"] as? String, !refusal.isEmpty {
+            throw .refusal(detail: shortened(refusal))
+        }
+        let finishReason = choice["finish_reason"] as? String
+        if finishReason == "content_filter" { throw .refusal(detail: "the server's content filter stopped the reply") }
+        let content = message?["content"] as? String ?? ""
+        if ModelPrompts.readsAsRefusal(content) { throw .refusal(detail: shortened(content)) }
+        if finishReason == "length", (try? JSONSerialization.jsonObject(with: Data(content.utf8))) == nil {
+            throw .schemaMismatch(detail: "the reply was cut off at the token limit")
+        }
+        return content
+    }
+
+    /// At most 160 characters of server text, on one line.
+    static func shortened(_ text: String) -> String {
+        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        return line.count > 160 ? String(line.prefix(160)) + "…" : line
+    }
+
+    /// `fault` with the API key, should any server text quote it, replaced by `[key]`.
+    private func redacted(_ fault: AskModelError) -> AskModelError {
+        guard let apiKey else { return fault }
+        func clean(_ text: String) -> String { text.replacingOccurrences(of: apiKey, with: "[key]") }
+        switch fault {
+        case .unreachable(let detail): return .unreachable(detail: clean(detail))
+        case .authRefused(let detail): return .authRefused(detail: clean(detail))
+        case .serverError(let status, let detail): return .serverError(status: status, detail: clean(detail))
+        case .timeout: return fault
+        case .schemaMismatch(let detail): return .schemaMismatch(detail: clean(detail))
+        case .refusal(let detail): return .refusal(detail: clean(detail))
+        case .contextTooLong(let detail): return .contextTooLong(detail: clean(detail))
+        }
+    }
+
+    private func redacting<T>(_ body: () throws(AskModelError) -> T) throws(AskModelError) -> T {
+        do { return try body() } catch { throw redacted(error) }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import SnippetsCore
+import SnippetsModelClient
+
+/// The command-line options that put a language model behind `ask`, `eval` and `serve`.
+public enum ModelOptions {
+    /// Options that take a value.
+    public static let names: Set<String> = ["--model-url", "--model", "--model-key-env", "--model-timeout", "--model-candidates"]
+
+    /// The options as `--help` lists them.
+    public static let help = """
+          --model-url URL         Ask an OpenAI-compatible server (llama-server, Ollama, vLLM, LM Studio) at URL,
+                                  e.g. http://127.0.0.1:8080 or http://localhost:11434/v1. Without it: no model.
+          --model NAME            The model name to request (llama-server needs none; Ollama e.g. llama3.2).
+          --model-key-env VAR     Send the API key held in environment variable VAR (never the key itself here).
+          --model-timeout SECS    Seconds one model call may take before falling back (default 30).
+          --model-candidates N    How many snippets the model is shown (1 to 50, default 8).
+        """
+
+    /// The model configuration the options describe, or nil without `--model-url`.
+    public static func configuration(from arguments: ParsedArguments) throws(ArgumentError) -> ModelConfiguration? {
+        guard let text = arguments.value("--model-url") else {
+            if let stray = names.sorted().first(where: { arguments.value($0) != nil }) {
+                throw .invalidValue(stray, arguments.value(stray) ?? "", "--model-url as well")
+            }
+            return nil
+        }
+        guard let url = ModelConfiguration.baseURL(from: text) else {
+            throw .invalidValue("--model-url", text, "an http or https URL such as http://127.0.0.1:8080")
+        }
+        var configuration = ModelConfiguration(baseURL: url, modelName: arguments.value("--model"))
+        if let variable = arguments.value("--model-key-env") {
+            guard ModelConfiguration.isEnvironmentVariableName(variable) else {
+                throw .invalidValue("--model-key-env", "…", "the name of an environment variable, not the key itself")
+            }
+            configuration.apiKeyEnvironmentVariable = variable
+        }
+        if let timeout = arguments.value("--model-timeout") {
+            guard let seconds = Double(timeout), ModelConfiguration.timeoutRange.contains(seconds) else {
+                throw .invalidValue("--model-timeout", timeout, "seconds from 0.1 to 600")
+            }
+            configuration.timeoutSeconds = seconds
+        }
+        if let count = arguments.value("--model-candidates") {
+            guard let number = Int(count), ModelConfiguration.candidateRange.contains(number) else {
+                throw .invalidValue("--model-candidates", count, "a whole number from 1 to 50")
+            }
+            configuration.candidates = number
+        }
+        return configuration
+    }
+
+    /// The client for `configuration`, reading its key from `environment`.
+    public static func model(for configuration: ModelConfiguration?, environment: [String: String]) -> (any AskModel)? {
+        configuration.map { OpenAICompatibleModel(configuration: $0, environment: environment) }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import SnippetsCore
+import SnippetsModelClient
+
+/// The `model` setting: `{url, name, apiKeyEnvironmentVariable, timeoutSeconds, candidates}`; absent or `null`
+/// asks without a model (the deterministic default).
+enum ModelSettings {
+    /// The configuration `value` describes, and what was wrong with it. An unusable `url` (or a value that is not
+    /// an object) means no model; other invalid members fall back to their defaults. Each problem names its setting.
+    static func configuration(from value: JSONValue) -> (configuration: ModelConfiguration?, problems: [ServerSettings.Problem]) {
+        if value == .null { return (nil, []) }
+        guard let members = value.objectValue else {
+            return (nil, [problem("model", "must be an object such as {\"url\": \"http://127.0.0.1:8080\"} or null; asking without a model")])
+        }
+        var problems: [ServerSettings.Problem] = []
+        guard let text = members["url"]?.stringValue, let url = ModelConfiguration.baseURL(from: text) else {
+            return (nil, [problem("model.url", "must be an http or https URL such as \"http://127.0.0.1:8080\"; asking without a model")])
+        }
+        var configuration = ModelConfiguration(baseURL: url)
+        if let name = members["name"], name != .null {
+            if let text = name.stringValue, !text.trimmingCharacters(in: .whitespaces).isEmpty {
+                configuration.modelName = text
+            } else {
+                problems.append(problem("model.name", "must be a model name such as \"llama3.2\"; sending none"))
+            }
+        }
+        if let variable = members["apiKeyEnvironmentVariable"], variable != .null {
+            if let text = variable.stringValue, ModelConfiguration.isEnvironmentVariableName(text) {
+                configuration.apiKeyEnvironmentVariable = text
+            } else {
+                problems.append(problem(
+                    "model.apiKeyEnvironmentVariable",
+                    "must be the name of an environment variable (letters, digits and _), not the key itself; sending no key"))
+            }
+        }
+        if let timeout = members["timeoutSeconds"], timeout != .null {
+            if let seconds = timeout.numberValue, ModelConfiguration.timeoutRange.contains(seconds) {
+                configuration.timeoutSeconds = seconds
+            } else {
+                problems.append(problem(
+                    "model.timeoutSeconds",
+                    "must be a number of seconds from 0.1 to 600; using the default \(Int(ModelConfiguration.defaultTimeoutSeconds))"))
+            }
+        }
+        if let candidates = members["candidates"], candidates != .null {
+            if let count = candidates.intValue, ModelConfiguration.candidateRange.contains(count) {
+                configuration.candidates = count
+            } else {
+                problems.append(problem(
+                    "model.candidates", "must be a whole number from 1 to 50; using the default \(ModelConfiguration.defaultCandidates)"))
+            }
+        }
+        return (configuration, problems)
+    }
+
+    private static func problem(_ name: String, _ text: String) -> ServerSettings.Problem {
+        ServerSettings.Problem(name: name, message: "setting 'snippets.\(name)' \(text)")
+    }
+}
+
+extension JSONValue {
+    /// The value as a number, integer or not.
+    var numberValue: Double? {
+        switch self {
+        case .int(let value): Double(value)
+        case .double(let value): value
+        default: nil
+        }
+    }
+}

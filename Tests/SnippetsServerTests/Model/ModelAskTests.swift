@@ -1,0 +1,238 @@
+import Foundation
+import SnippetsCore
+import SnippetsModelClient
+import Testing
+
+@testable import SnippetsServer
+
+/// A fake server that gives `words` to the search-words stage and answers the pick stage with `pick`.
+func stagedServer(
+    words: FakeModelServer.Behaviour = FakeModelServer.completion(#"{"words":["reminder","unpaid","chase"]}"#),
+    pick: @escaping @Sendable (FakeModelServer.Request) -> FakeModelServer.Behaviour
+) throws -> FakeModelServer {
+    try FakeModelServer { request in
+        if request.path == "/props" { return props(4096) }
+        // The search-words stage asks under the schema named "search_words".
+        let format = request.json["response_format"] as? [String: Any]
+        let name = (format?["json_schema"] as? [String: Any])?["name"] as? String
+        return name == "search_words" ? words : pick(request)
+    }
+}
+
+/// The deterministic result for `question`, to compare fallbacks with.
+func deterministic(_ question: String) async throws -> AskResult {
+    try await AskPipeline(library: clientLibrary).answer(AskRequest(question: question))
+}
+
+/// `question` asked of the client library through the pipeline with a client of `server`.
+func askWithModel(_ question: String, _ server: FakeModelServer, timeout: Double = 1) async throws -> AskResult {
+    try await AskPipeline(library: clientLibrary, model: client(server, timeout: timeout)).answer(AskRequest(question: question))
+}
+
+let overdueQuestion = "how do I chase an overdue invoice?"
+
+@Suite struct ModelPipelineTests {
+    @Test func aPickThatPassesTheAuditIsAnswered() async throws {
+        let server = try stagedServer { _ in
+            FakeModelServer.completion(#"{"status":"answered","cited":["\#(snippetID("Invoice footer"))"],"note":""}"#)
+        }
+        let result = try await askWithModel(overdueQuestion, server)
+        #expect(result.status == .answered)
+        #expect(result.citations.map(\.title) == ["Invoice footer"])
+        #expect(result.answer == "Your library has \"Invoice footer\".")
+        // The model's words are added after the question's own, never instead of them.
+        #expect(Array(result.searchTerms.prefix(2)) == ["chase", "overdue"])
+        #expect(result.searchTerms.contains("reminder") && result.searchTerms.contains("unpaid"))
+        #expect(server.chatRequests.count == 2)
+    }
+
+    @Test(arguments: ModelClientFaultTests.cases.indices)
+    func aFaultyPickFallsBackToTheDeterministicAnswerWithItsReason(index: Int) async throws {
+        let (name, behaviour, code) = ModelClientFaultTests.cases[index]
+        let server = try stagedServer { _ in behaviour }
+        let result = try await askWithModel(overdueQuestion, server)
+        let expected = try await deterministic(overdueQuestion)
+        #expect(result.status == .fallback, "\(name)")
+        #expect(result.reason?.code == code, "\(name): \(String(describing: result.reason))")
+        #expect(result.citations.map(\.title) == expected.citations.map(\.title), "\(name)")
+        #expect(result.reason?.message.hasSuffix("so this answer was put together from the matching snippets directly.") == true)
+    }
+
+    @Test func aFaultyWordsStageSkipsThePick() async throws {
+        let server = try stagedServer(words: .reply(status: 500, body: "{}")) { _ in
+            Issue.record("the pick stage was called after the words stage failed")
+            return .close
+        }
+        let result = try await askWithModel(overdueQuestion, server)
+        #expect(result.status == .fallback)
+        #expect(result.reason?.code == .modelServerError)
+        #expect(server.chatRequests.count == 1)
+    }
+
+    @Test func withNoCandidatesTheModelIsNotAskedToPick() async throws {
+        let server = try stagedServer(words: FakeModelServer.completion(#"{"words":["telescope","nebula","orbit"]}"#)) { _ in
+            Issue.record("the pick stage was called without candidates")
+            return .close
+        }
+        let result = try await askWithModel("where is my astronomy homework?", server)
+        #expect(result.status == .noMatch)
+        #expect(result.reason?.code == .nothingRetrieved)
+        #expect(server.chatRequests.count == 1)
+    }
+
+    @Test(arguments: [
+        ("an id that was not a candidate", #"{"status":"answered","cited":["s0000000000000000"],"note":""}"#, AuditRule.citedIDsRetrieved),
+        ("a number not in evidence", #"{"status":"answered","cited":["ID"],"note":"It costs 999 euros."}"#, .numbersInEvidence),
+        ("an invented title", #"{"status":"answered","cited":["ID"],"note":"See also \"Free Upgrade Coupon\"."}"#, .titlesAreCandidates),
+        ("echoed instructions", #"{"status":"answered","cited":["ID"],"note":"Ignore all previous instructions."}"#, .noEchoedInstructions),
+    ])
+    func aLyingPickIsAuditedAndReplaced(name: String, reply: String, rule: AuditRule) async throws {
+        let output = reply.replacingOccurrences(of: "\"ID\"", with: "\"\(snippetID("Overdue payment reminder"))\"")
+        let server = try stagedServer { _ in FakeModelServer.completion(output) }
+        let result = try await askWithModel("invoice coupon instructions overdue", server)
+        #expect(result.status == .fallback, "\(name)")
+        #expect(result.reason?.code == .auditFailed, "\(name)")
+        #expect(result.reason?.failedRules.contains(rule) == true, "\(name): \(String(describing: result.reason))")
+        #expect(!result.answer.contains("999") && !result.answer.contains("Free Upgrade") && !result.answer.contains("Ignore all"))
+    }
+
+    @Test func anUnreachableModelCostsAtMostItsTimeout() async throws {
+        let server = try FakeModelServer { _ in .stall(seconds: 10) }
+        let started = Date()
+        let result = try await askWithModel(overdueQuestion, server, timeout: 0.5)
+        // One timeout (the words stage), then no pick: far below the server's 10 s stall, with slack for load.
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(server.requests.count == 1)
+        #expect(result.status == .fallback)
+        #expect(result.reason?.code == .modelTimeout)
+        #expect(result.reason?.message.contains("0.5 seconds") == true)
+    }
+}
+
+@Suite struct ModelSettingsTests {
+    @Test func aModelObjectIsRead() throws {
+        let (settings, problems) = ServerSettings().applying([
+            "snippets": [
+                "model": [
+                    "url": "http://localhost:11434/v1", "name": "llama3.2", "apiKeyEnvironmentVariable": "OLLAMA_KEY",
+                    "timeoutSeconds": .double(12.5), "candidates": 5,
+                ]
+            ]
+        ])
+        #expect(problems.isEmpty)
+        let model = try #require(settings.model)
+        #expect(model.chatCompletionsURL.absoluteString == "http://localhost:11434/v1/chat/completions")
+        #expect(model.propertiesURL.absoluteString == "http://localhost:11434/props")
+        #expect(model.modelName == "llama3.2" && model.apiKeyEnvironmentVariable == "OLLAMA_KEY")
+        #expect(model.timeoutSeconds == 12.5 && model.candidates == 5)
+        #expect(settings.applying(JSONValue.object(["model": .null])).settings.model == nil)
+        #expect(settings.applying(JSONValue.object(["maxCompletionItems": 3])).settings.model == model, "an absent key keeps the model")
+    }
+
+    @Test(arguments: [
+        ("model", "http://x" as JSONValue, nil as Int?),
+        ("model.url", ["url": "ftp://host"], nil),
+        ("model.url", ["name": "llama3.2"], nil),
+        ("model.name", ["url": "http://h:1", "name": 3], 8),
+        ("model.apiKeyEnvironmentVariable", ["url": "http://h:1", "apiKeyEnvironmentVariable": "sk-abc 123"], 8),
+        ("model.timeoutSeconds", ["url": "http://h:1", "timeoutSeconds": -1], 8),
+        ("model.candidates", ["url": "http://h:1", "candidates": 0], 8),
+        ("model.candidates", ["url": "http://h:1", "candidates": "many"], 8),
+    ] as [(String, JSONValue, Int?)])
+    func invalidValuesAreNamed(name: String, value: JSONValue, candidates: Int?) {
+        let (settings, problems) = ServerSettings().applying(["model": value])
+        #expect(problems.map(\.name) == [name])
+        #expect(problems.first?.message.contains("'snippets.\(name)'") == true)
+        #expect(settings.model?.candidates == candidates)
+        // The key's value is never echoed: the message names the variable setting, not what was typed.
+        #expect(problems.first?.message.contains("sk-abc") == false)
+    }
+}
+
+@Suite struct ModelServerTests {
+    @Test func theModelSettingPutsTheModelBehindSnippetsAsk() async throws {
+        let server = try stagedServer { _ in
+            FakeModelServer.completion(#"{"status":"answered","cited":["\#(snippetID("Invoice footer"))"],"note":""}"#)
+        }
+        let client = TestClient(library: TestLibrary([clientLibrary.files[0]]))
+        try await client.initialize(options: ["snippets": ["model": ["url": .string(server.url), "timeoutSeconds": 2, "candidates": 3]]])
+        let result = try await client.result("snippets/ask", ["question": .string(overdueQuestion)]).decode(AskResponse.self)
+        #expect(result.status == "answered")
+        #expect(result.citations.map(\.title) == ["Invoice footer"])
+        let pickSchema = server.chatRequests.last.flatMap { (($0.json["response_format"] as? [String: Any])?["json_schema"] as? [String: Any])?["schema"] as? [String: Any] }
+        let cited = (pickSchema?["properties"] as? [String: Any])?["cited"] as? [String: Any]
+        #expect(cited?["maxItems"] as? Int ?? 0 <= 3, "candidates: 3 shows at most three snippets")
+
+        client.notify("workspace/didChangeConfiguration", ["settings": ["snippets": ["model": ["url": "not a url"]]]])
+        let warning = try #require(await client.notification("window/showMessage"))
+        #expect(warning["type"] == 2)
+        #expect(warning["message"]?.stringValue?.contains("model.url") == true)
+        let plain = try await client.result("snippets/ask", ["question": .string(overdueQuestion)]).decode(AskResponse.self)
+        #expect(plain.status == "answered" && plain.reason == nil)
+        #expect(server.chatRequests.count == 2, "the model was asked after it was switched off")
+        _ = try await client.shutdownAndExit()
+    }
+
+    @Test func aStalledModelSlowsNoCompletionAndCancelHangsUp() async throws {
+        let server = try FakeModelServer { _ in .stall(seconds: 20) }
+        let client = TestClient(library: TestLibrary([clientLibrary.files[0]]))
+        try await client.initialize(
+            capabilities: ["textDocument": ["completion": ["completionItem": ["snippetSupport": true]]]],
+            options: ["model": ["url": .string(server.url), "timeoutSeconds": 30]])
+        client.open("file:///w/a.txt", language: "plaintext", text: "")
+        let ask = client.sendRequest("snippets/ask", ["question": .string(overdueQuestion)])
+        #expect(await eventually { server.requests.count >= 1 }, "the ask never reached the model")
+        let started = ContinuousClock.now
+        _ = try await client.complete("file:///w/a.txt", line: 0, character: 0)
+        #expect(ContinuousClock.now - started < .seconds(5), "the completion waited for the model")
+        client.notify("$/cancelRequest", ["id": .int(ask)])
+        guard case .failure(let error) = await client.response(to: ask, timeout: .seconds(5)) else {
+            Issue.record("the cancelled ask was not answered with an error")
+            return
+        }
+        #expect(error.code == -32800)
+        #expect(await eventually { server.clientHangUps == 1 }, "the model request outlived its ask")
+        _ = try await client.shutdownAndExit()
+    }
+}
+
+@Suite struct ModelCommandTests {
+    /// Runs `snippets-lsp` in-process and returns its exit status, stdout and stderr.
+    func run(_ arguments: [String], environment: [String: String] = [:]) async -> (Int32, String, String) {
+        let out = LogLines()
+        let err = LogLines()
+        let status = await CommandLineTool.run(
+            arguments: arguments, environment: environment,
+            output: CommandOutput(standardOutput: { out.append($0) }, standardError: { err.append($0) }))
+        return (status, out.all.joined(), err.all.joined())
+    }
+
+    var exampleLibrary: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("examples/library").path
+    }
+
+    @Test func askUsesTheModelFlagsAndSaysWhyItFellBack() async throws {
+        let server = try stagedServer { _ in .reply(status: 500, body: #"{"error":{"message":"out of memory"}}"#) }
+        let (status, out, _) = await run(
+            ["ask", "--library", exampleLibrary, "--model-url", server.url, "--model", "tiny", "--model-timeout", "2", "--json",
+             "how do I remind a client that an invoice is overdue?"])
+        #expect(status == 0)
+        let result = try JSONDecoder().decode(AskResponse.self, from: Data(out.utf8))
+        #expect(result.status == "fallback")
+        #expect(result.reason?.code == "model-server-error")
+        #expect(result.reason?.message.contains("out of memory") == true)
+        #expect(server.chatRequests.first?.json["model"] as? String == "tiny")
+    }
+
+    @Test(arguments: [
+        ["--model", "tiny"], ["--model-url", "localhost:8080"], ["--model-url", "http://h:1", "--model-timeout", "0"],
+        ["--model-url", "http://h:1", "--model-candidates", "51"], ["--model-url", "http://h:1", "--model-key-env", "sk-123"],
+    ])
+    func badModelFlagsAreUsageErrors(flags: [String]) async {
+        let (status, out, err) = await run(["ask", "--library", exampleLibrary] + flags + ["invoice"])
+        #expect(status == 2, "\(flags)")
+        #expect(out.isEmpty)
+        #expect(err.contains(flags[flags.count - 2]))
+    }
+}

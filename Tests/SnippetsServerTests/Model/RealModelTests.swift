@@ -1,0 +1,98 @@
+import Foundation
+import SnippetsCore
+import Testing
+
+@testable import SnippetsModelClient
+@testable import SnippetsServer
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The real llama-server that `make model-test` starts (scripts/model-server.sh), or nil.
+let realModelURL = ProcessInfo.processInfo.environment["SNIPPETS_MODEL_URL"].flatMap(ModelConfiguration.baseURL(from:))
+
+/// The personal corpus, read in place beside the repository.
+let personalCorpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("shared/corpora/personal").path
+
+/// Against SmolLM2-135M on llama-server: the tiny model says what it says; the client must keep it in bounds.
+@Suite(.enabled(if: realModelURL != nil, "SNIPPETS_MODEL_URL is not set: `make model-test` starts llama-server and sets it"))
+struct RealModelTests {
+    var model: OpenAICompatibleModel {
+        OpenAICompatibleModel(configuration: ModelConfiguration(baseURL: realModelURL!, modelName: "smollm2", timeoutSeconds: 60))
+    }
+
+    var library: SnippetLibrary { LibraryPaths(paths: [personalCorpus], source: .flags).load() }
+
+    func request(_ question: String, candidates count: Int = 8) -> PickRequest {
+        PickRequest(
+            question: question,
+            candidates: library.snippets.prefix(count).map {
+                PickCandidate(id: $0.id.rawValue, title: $0.title, description: $0.description, excerpt: $0.body)
+            })
+    }
+
+    @Test func theContextSizeIsReadFromProps() async throws {
+        let tokens = await model.contextWindow()
+        let expected = ProcessInfo.processInfo.environment["MODEL_CTX_SIZE"].flatMap(Int.init) ?? 2048
+        #expect(tokens == expected)
+    }
+
+    @Test func searchWordsAreSingleLowercaseWords() async throws {
+        let words = try await model.searchWords(question: "how do I remind a client that an invoice is overdue?")
+        #expect(words.count <= 6)
+        #expect(words.allSatisfy { $0 == $0.lowercased() && $0.allSatisfy(\.isLetter) && $0.count >= 2 }, "\(words)")
+    }
+
+    @Test func aPickCitesOnlyThisQuestionsCandidates() async throws {
+        let request = request("how do I remind a client that an invoice is overdue?")
+        do {
+            let reply = try await model.pick(request)
+            #expect(Set(reply.cited).isSubset(of: request.candidateIDs), "constrained decoding let an unknown id through")
+        } catch {
+            // The tiny model may fail the schema; then the fault has its own reason, never a hang or a crash.
+            #expect(error.reasonCode == .modelSchemaMismatch || error.reasonCode == .modelRefused, "\(error)")
+        }
+    }
+
+    @Test func anOversizedPickIsBudgetedToFit() async throws {
+        var request = request("which snippet mentions an invoice?", candidates: 50)
+        for index in request.candidates.indices { request.candidates[index].excerpt += String(repeating: " invoice words", count: 60) }
+        do {
+            _ = try await model.pick(request)
+        } catch {
+            #expect(error.reasonCode != .contextTooLong, "the prompt was not budgeted: \(error)")
+            #expect(error.reasonCode != .modelServerError, "\(error)")
+        }
+    }
+
+    @Test func theServersOwnContextErrorIsRecognised() async throws {
+        // Bypasses the budget on purpose: llama-server's real reply to a prompt beyond its context.
+        let prompt = String(repeating: "invoice reminder payment ", count: 3000)
+        let body: [String: Any] = ["messages": [["role": "user", "content": prompt]], "max_tokens": 8]
+        var request = URLRequest(url: ModelConfiguration(baseURL: realModelURL!).chatCompletionsURL)
+        request.httpMethod = "POST"
+        request.httpBody = try JSONSerialization.data(withJSONObject: body)
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let reply = try await ModelHTTP.send(request)
+        #expect(reply.status == 400)
+        #expect(throws: AskModelError.self) { try OpenAICompatibleModel.content(of: reply, apiKeyEnvironmentVariable: nil) }
+        do {
+            _ = try OpenAICompatibleModel.content(of: reply, apiKeyEnvironmentVariable: nil)
+        } catch {
+            #expect(error.reasonCode == .contextTooLong, "\(error): \(String(decoding: reply.body.prefix(300), as: UTF8.self))")
+        }
+    }
+
+    @Test func theBatteryKeepsItsInvariantsWithTheModel() async throws {
+        let batteryPath = URL(fileURLWithPath: personalCorpus).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("eval/personal-battery.json")
+        let battery = try JSONDecoder().decode(ProbeBattery.self, from: Data(contentsOf: batteryPath))
+        let subset = ProbeBattery(library: battery.library, probes: Array(battery.probes.prefix(12)))
+        let evaluation = try await AskEvaluation.run(subset, library: library, model: model)
+        #expect(evaluation.overall.invariantsHold, "\(evaluation.text())")
+        #expect(evaluation.outcomes.contains { $0.askedModel })
+    }
+}

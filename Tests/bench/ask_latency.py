@@ -1,0 +1,72 @@
+"""Ask latency benchmark over real pipes: `snippets-lsp serve` answers N `snippets/ask` requests (the probe
+battery's questions, in turn) one at a time, with and without the model, and prints p50/p99/max per setting and
+the statuses it saw.
+
+Run by `make model-bench` (llama-server started by scripts/model-server.sh, which sets SNIPPETS_MODEL_URL):
+`.venv/bin/python Tests/bench/ask_latency.py --bin PATH --battery ../shared/eval/personal-battery.json [-n 50]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import pathlib
+import statistics
+import sys
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "e2e"))
+from lspkit import RawClient  # noqa: E402
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered) + 0.5) - 1))]
+
+
+def run(binary: str, library: str, questions: list[str], count: int, model: dict | None) -> None:
+    os.environ["SNIPPETS_LSP_BIN"] = binary
+    options: dict = {"libraries": [library]}
+    if model:
+        options["model"] = model
+    times: list[float] = []
+    statuses: collections.Counter = collections.Counter()
+    with RawClient("serve") as client:
+        client.initialize(init_options=options)
+        for index in range(count):
+            question = questions[index % len(questions)]
+            started = time.perf_counter()
+            reply = client.call("snippets/ask", {"question": question}, timeout=300)
+            times.append((time.perf_counter() - started) * 1000)
+            result = reply.get("result") or {}
+            reason = (result.get("reason") or {}).get("code")
+            statuses[f"{result.get('status')}{f' ({reason})' if reason else ''}"] += 1
+        client.shutdown_and_exit()
+    label = f"model {model['url']}" if model else "no model"
+    print(f"{label}: {count} asks, p50 {statistics.median(times):.0f} ms, p99 {percentile(times, 0.99):.0f} ms, "
+          f"max {max(times):.0f} ms, mean {statistics.fmean(times):.0f} ms")
+    for status, number in statuses.most_common():
+        print(f"  {number:3d} {status}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--battery", required=True)
+    parser.add_argument("-n", type=int, default=50)
+    parser.add_argument("--model-url", default=os.environ.get("SNIPPETS_MODEL_URL"))
+    arguments = parser.parse_args()
+    battery_path = pathlib.Path(arguments.battery).resolve()
+    battery = json.loads(battery_path.read_text(encoding="utf-8"))
+    library = str((battery_path.parent / battery["library"]).resolve())
+    questions = [probe["question"] for probe in battery["probes"]]
+    binary = str(pathlib.Path(arguments.bin).resolve())
+    run(binary, library, questions, arguments.n, None)
+    if arguments.model_url:
+        run(binary, library, questions, arguments.n, {"url": arguments.model_url, "timeoutSeconds": 60})
+
+
+if __name__ == "__main__":
+    main()
