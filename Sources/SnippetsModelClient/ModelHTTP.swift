@@ -14,16 +14,77 @@ struct HTTPReply: Sendable {
 /// The HTTP side of the model client: one session that follows no redirects, a whole-call deadline, cancellation
 /// that cancels the request, and transport errors turned into `AskModelError`s.
 enum ModelHTTP {
-    /// Refuses every redirect, so a request (and its `Authorization` header) reaches the configured host only.
-    final class RedirectRefusal: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-        // @unchecked: no stored state.
+    /// The most bytes a reply may have. A chat completion for an ask is a few kilobytes; a server that keeps
+    /// sending is cut off here instead of filling memory until the deadline (over a gigabyte in two seconds on
+    /// loopback).
+    static let maximumReplyBytes = 4 * 1024 * 1024
+
+    /// A reply cut off at `maximumReplyBytes`.
+    struct ReplyTooLarge: Error {}
+
+    /// Refuses every redirect, so a request (and its `Authorization` header) reaches the configured host only, and
+    /// collects each task's reply, cancelling a task whose reply grows past `maximumReplyBytes`.
+    final class RedirectRefusal: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        // @unchecked: `receivers` is only touched under `lock`.
+        private struct Receiver {
+            var continuation: CheckedContinuation<HTTPReply, any Error>
+            var body = Data()
+            var tooLarge = false
+        }
+
+        private let lock = NSLock()
+        private var receivers: [Int: Receiver] = [:]
+
+        /// Delivers the outcome of `task` to `continuation` when it completes.
+        func register(_ task: URLSessionTask, _ continuation: CheckedContinuation<HTTPReply, any Error>) {
+            lock.lock()
+            receivers[task.taskIdentifier] = Receiver(continuation: continuation)
+            lock.unlock()
+        }
+
         func urlSession(
             _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
             newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
         ) {
             completionHandler(nil)
         }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            lock.lock()
+            var cancel = false
+            if var receiver = receivers[dataTask.taskIdentifier], !receiver.tooLarge {
+                if receiver.body.count + data.count > maximumReplyBytes {
+                    receiver.tooLarge = true
+                    receiver.body = Data()
+                    cancel = true
+                } else {
+                    receiver.body.append(data)
+                }
+                receivers[dataTask.taskIdentifier] = receiver
+            }
+            lock.unlock()
+            if cancel { dataTask.cancel() }
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+            lock.lock()
+            let receiver = receivers.removeValue(forKey: task.taskIdentifier)
+            lock.unlock()
+            guard let receiver else { return }
+            if receiver.tooLarge {
+                receiver.continuation.resume(throwing: ReplyTooLarge())
+            } else if let error {
+                receiver.continuation.resume(throwing: error)
+            } else if let http = task.response as? HTTPURLResponse {
+                receiver.continuation.resume(returning: HTTPReply(status: http.statusCode, body: receiver.body))
+            } else {
+                receiver.continuation.resume(throwing: URLError(.badServerResponse))
+            }
+        }
     }
+
+    /// The session's delegate (it also collects replies).
+    static let delegate = RedirectRefusal()
 
     /// No cookies, no cache, no redirects; the deadline is ours (`send`), so the session's own limits are loose.
     static let session: URLSession = {
@@ -34,7 +95,7 @@ enum ModelHTTP {
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.timeoutIntervalForRequest = 600
         configuration.timeoutIntervalForResource = 600
-        return URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+        return URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }()
 
     /// The URLSession task of one request, so cancelling the Swift task cancels it.
@@ -88,15 +149,9 @@ enum ModelHTTP {
         let handle = TaskHandle()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPReply, any Error>) in
-                let task = session.dataTask(with: request) { data, response, error in
-                    if let error {
-                        continuation.resume(throwing: error)
-                    } else if let http = response as? HTTPURLResponse {
-                        continuation.resume(returning: HTTPReply(status: http.statusCode, body: data ?? Data()))
-                    } else {
-                        continuation.resume(throwing: URLError(.badServerResponse))
-                    }
-                }
+                // Delegate-delivered (not a completion handler), so the reply's size is checked as it arrives.
+                let task = session.dataTask(with: request)
+                delegate.register(task, continuation)
                 handle.start(task)
             }
         } onCancel: {
@@ -107,6 +162,9 @@ enum ModelHTTP {
     /// The fault a transport error means, in words that never include the request's headers.
     static func fault(for error: any Error, url: URL, timeout: Double) -> AskModelError {
         if error is DeadlinePassed { return .timeout(seconds: timeout) }
+        if error is ReplyTooLarge {
+            return .schemaMismatch(detail: "the reply was longer than \(maximumReplyBytes / 1024 / 1024) MB; a chat completion is a few kilobytes")
+        }
         let place = "\(url.host ?? "?")\(url.port.map { ":\($0)" } ?? "")"
         guard let urlError = error as? URLError else {
             return .unreachable(detail: error is CancellationError ? "the ask was cancelled" : "\(place): \(type(of: error))")

@@ -12,7 +12,12 @@ public func fuzzBody(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     _ = body.lspText(resolving: { $0 == "TM_FILENAME" ? "a$b}c.swift" : nil })
     _ = body.plainText(resolving: { _ in "x" })
     _ = body.hasSnippetSyntax
-    // What the server sends an editor must itself be a body the grammar reads.
-    _ = SnippetBody.parse(body.lspText())
+    // What the server sends an editor reads back as the same tree and the same text (BodyParserTests' invariant):
+    // otherwise an editor would insert something other than what the library holds.
+    let serialized = body.lspText()
+    let reparsed = SnippetBody.parse(serialized).body
+    precondition(reparsed == body && reparsed.lspText() == serialized, "unstable round trip: \(text.debugDescription)")
+    let length = text.utf16.count
+    precondition(parsed.problems.allSatisfy { $0.utf16Offset >= 0 && $0.utf16Offset <= length }, "problem outside the body")
     return 0
 }

@@ -123,7 +123,8 @@ for name in "${TARGETS[@]}"; do
     mkdir -p "$OUT/work/$name"
     log=$OUT/artifacts/$name.log
     echo "fuzz: $name for ${SECONDS_EACH}s ($(ls "$OUT/seeds/$name" | wc -l) seeds)"
-    if "$OUT/bin/$name" -max_total_time="$SECONDS_EACH" -timeout=10 -max_len=65536 -print_final_stats=1 \
+    case $name in framing) max_len=65536 ;; body) max_len=4096 ;; *) max_len=16384 ;; esac
+    if "$OUT/bin/$name" -max_total_time="$SECONDS_EACH" -timeout=10 -max_len=$max_len -print_final_stats=1 \
         -artifact_prefix="$OUT/artifacts/$name-" "$OUT/work/$name" "$OUT/seeds/$name" >"$log" 2>&1; then
         runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
         per_second=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")

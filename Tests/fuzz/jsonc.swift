@@ -1,13 +1,25 @@
 // libFuzzer target: the JSONC reader and the VS Code snippet reader on top of it (Sources/SnippetsCore/Formats).
+import Foundation
 @testable import SnippetsCore
 
 /// Parses `data` as JSONC, then reads it as a VS Code snippet file with the body grammar checking every body.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONC(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = [UInt8](UnsafeRawBufferPointer(start: start, count: count))
-    if case .success(let value) = JSONC.parse(bytes) {
+    let parsed = JSONC.parse(bytes)
+    switch parsed {
+    case .success(let value):
         precondition(value.range.lowerBound >= 0 && value.range.upperBound <= bytes.count, "value range outside the input")
         _ = value.typeDescription
+    case .failure(let error):
+        precondition(error.offset >= 0 && error.offset <= bytes.count, "error offset outside the input")
+        // JSONC is a superset of JSON: what Foundation reads as an object (no comments, no trailing commas),
+        // JSONC must read too.
+        if bytes.first == UInt8(ascii: "{"),
+            (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] != nil
+        {
+            fatalError("JSON that Foundation reads was refused: \(error.message) at \(error.offset)")
+        }
     }
     let text = String(decoding: bytes, as: UTF8.self)
     for scopes in [["go"], nil] as [[String]?] {

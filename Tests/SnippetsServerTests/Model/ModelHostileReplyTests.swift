@@ -1,0 +1,32 @@
+import Foundation
+import SnippetsCore
+import Testing
+
+@testable import SnippetsModelClient
+
+/// A model server that sends more than any chat completion could be: the reply is cut off at
+/// `ModelHTTP.maximumReplyBytes` (the server used to hold a whole gigabyte-sized reply until the deadline).
+@Suite struct ModelHostileReplyTests {
+    @Test func aReplyOverTheLimitIsCutOffAsASchemaMismatch() async throws {
+        let huge = String(repeating: "a", count: ModelHTTP.maximumReplyBytes + 1024)
+        let server = try FakeModelServer { request in
+            request.path == "/props" ? props(4096) : FakeModelServer.completion(huge)
+        }
+        let started = Date()
+        let error = await fault { () throws(AskModelError) in try await client(server, timeout: 20).searchWords(question: "q") }
+        #expect(error?.reasonCode == .modelSchemaMismatch, "\(String(describing: error))")
+        #expect(error?.description.contains("longer than 4 MB") == true, "\(String(describing: error))")
+        #expect(Date().timeIntervalSince(started) < 10, "the cut-off waited for the deadline")
+    }
+
+    @Test func aReplyJustUnderTheLimitIsStillRead() async throws {
+        let words = #"{"words":["invoice"]}"#
+        let padding = String(repeating: " ", count: ModelHTTP.maximumReplyBytes - 4096)
+        let server = try FakeModelServer { request in
+            request.path == "/props" ? props(4096) : FakeModelServer.completion(words + padding)
+        }
+        let model = client(server, timeout: 20)
+        let result = try await model.searchWords(question: "how do I chase an overdue invoice?")
+        #expect(result.contains("invoice"))
+    }
+}
