@@ -16,8 +16,12 @@ public func fuzzBody(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     // otherwise an editor would insert something other than what the library holds.
     let serialized = body.lspText()
     let reparsed = SnippetBody.parse(serialized).body
-    precondition(reparsed == body && reparsed.lspText() == serialized, "unstable round trip: \(text.debugDescription)")
+    if reparsed != body || reparsed.lspText() != serialized {
+        fatalError("unstable round trip: \(text.debugDescription) -> \(serialized.debugDescription)")
+    }
     let length = text.utf16.count
-    precondition(parsed.problems.allSatisfy { $0.utf16Offset >= 0 && $0.utf16Offset <= length }, "problem outside the body")
+    if !parsed.problems.allSatisfy({ $0.utf16Offset >= 0 && $0.utf16Offset <= length }) {
+        fatalError("a problem outside the body: \(text.debugDescription)")
+    }
     return 0
 }

@@ -113,6 +113,8 @@ PY
     [ -d "$SHARED/corpora" ] || echo "fuzz: $SHARED/corpora not found; $name starts from hand-made seeds only"
 }
 
+# libFuzzer's own crash handler must see the trap (to save the input), not Swift's backtracer.
+export SWIFT_BACKTRACE=enable=no
 status=0
 for name in "${TARGETS[@]}"; do
     build "$name"

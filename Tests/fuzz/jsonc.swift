@@ -9,10 +9,10 @@ public func fuzzJSONC(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let parsed = JSONC.parse(bytes)
     switch parsed {
     case .success(let value):
-        precondition(value.range.lowerBound >= 0 && value.range.upperBound <= bytes.count, "value range outside the input")
+        if value.range.lowerBound < 0 || value.range.upperBound > bytes.count { fatalError("value range outside the input") }
         _ = value.typeDescription
     case .failure(let error):
-        precondition(error.offset >= 0 && error.offset <= bytes.count, "error offset outside the input")
+        if error.offset < 0 || error.offset > bytes.count { fatalError("error offset outside the input") }
         // JSONC is a superset of JSON: what Foundation reads as an object (no comments, no trailing commas),
         // JSONC must read too.
         if bytes.first == UInt8(ascii: "{"),
