@@ -29,4 +29,20 @@ import Testing
         let result = try await model.searchWords(question: "how do I chase an overdue invoice?")
         #expect(result.contains("invoice"))
     }
+
+    /// A key pasted where the variable's name belongs (and made of name characters) is not repeated in the 401 hint;
+    /// a variable that really holds a key is named.
+    @Test func theAuthHintNamesOnlyAVariableThatHoldsAKey() async throws {
+        let pasted = "sk_live_51HxQpZ2eKeyPastedAsName"
+        let server = try FakeModelServer { _ in .reply(status: 401, body: "{}") }
+        let unset = await fault { () throws(AskModelError) in
+            try await client(server, keyVariable: pasted).searchWords(question: "q")
+        }
+        #expect(unset?.reasonCode == .modelAuthRefused)
+        #expect(unset.map { !String(describing: $0).contains(pasted) } == true, "\(String(describing: unset))")
+        let set = await fault { () throws(AskModelError) in
+            try await client(server, keyVariable: "MY_KEY", environment: ["MY_KEY": "k-123"]).searchWords(question: "q")
+        }
+        #expect(set.map { String(describing: $0).contains("$MY_KEY") } == true, "\(String(describing: set))")
+    }
 }
