@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import pathlib
 import random
 import sys
@@ -46,6 +47,14 @@ class LoadResult:
     seconds: float = 0.0
     memory: dict = field(default_factory=dict)
     cancellations: int = 0
+    server_cpu_seconds: float = 0.0
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process `pid` so far."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def build_messages(count: int, items: list[dict], rng: random.Random) -> tuple[bytes, dict, int]:
@@ -89,7 +98,6 @@ def run_load(binary: str | None, libraries: list[pathlib.Path], count: int, seed
     result = LoadResult()
     env = {"SNIPPETS_LSP_BIN": binary} if binary else None
     if binary:
-        import os
         os.environ["SNIPPETS_LSP_BIN"] = binary
     with RawClient("serve", env=env) as client:
         client.initialize(init_options={"libraries": [str(p) for p in libraries], "maxCompletionItems": 50},
@@ -119,6 +127,7 @@ def run_load(binary: str | None, libraries: list[pathlib.Path], count: int, seed
             for start in range(0, len(view), 65536):
                 client.send_bytes(bytes(view[start:start + 65536]))
 
+        cpu_before = cpu_seconds(pid)
         started = time.monotonic()
         writer = threading.Thread(target=write, daemon=True)
         writer.start()
@@ -130,6 +139,7 @@ def run_load(binary: str | None, libraries: list[pathlib.Path], count: int, seed
             if not client._pump(time.monotonic() + 0.2):
                 if client.process.poll() is not None:
                     break
+            client.stdout_bytes = b""  # the replies are counted below; keeping every byte would cost quadratic time
             samples.append(memory_kib(pid)["VmRSS"])
             inbox, client._inbox = client._inbox, []
             for message in inbox:
@@ -149,6 +159,7 @@ def run_load(binary: str | None, libraries: list[pathlib.Path], count: int, seed
                     status = message["result"].get("status") if kinds[request_id] == "ask" else None
                     result.outcomes[f"{kinds[request_id]} ok" + (f" ({status})" if status else "")] += 1
         result.seconds = time.monotonic() - started
+        result.server_cpu_seconds = cpu_seconds(pid) - cpu_before
         writer.join(timeout=10)
         # Anything late or doubled shows up here.
         for message in client.drain(1.0):
@@ -173,7 +184,7 @@ def report(result: LoadResult, count: int) -> str:
         f"load: {count} messages: {total} requests ({', '.join(f'{k} {v}' for k, v in sorted(result.requests.items()))}) "
         f"and {result.cancellations} cancellations, pipelined",
         f"load: {total - len(result.missing)} of {total} requests answered in {result.seconds:.2f}s "
-        f"({total / max(result.seconds, 1e-9):.0f} requests/s); missing {len(result.missing)}, answered twice "
+        f"({total / max(result.seconds, 1e-9):.0f} requests/s; server CPU {result.server_cpu_seconds:.1f}s); missing {len(result.missing)}, answered twice "
         f"{len(result.duplicated)}, replies to unknown ids {len(result.unexpected)}",
         "load: outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(result.outcomes.items())),
         f"load: server VmRSS baseline {result.memory['baseline'] / 1024:.1f} MiB, during (max sampled) "
