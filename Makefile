@@ -101,6 +101,9 @@ fuzz-smoke: ## A 10-second pass of each fuzz target (part of `make test`).
 
 # Bounded load: pipelines LOAD_REQUESTS mixed messages at the release server with every shared corpus loaded and
 # prints replies per id, throughput and memory (a benchmark; `make test` runs a 1,000-message correctness version).
+# LOAD_ROUNDS sends the batch again in the same session: memory after the second round shows whether it returns.
 LOAD_REQUESTS ?= 10000
-load: release venv ## Pipeline 10,000 mixed requests at the release server; print replies, time and memory.
-	$(VENV)/bin/python Tests/hostile/load.py --bin $(RELEASE_BIN) --shared $(SHARED) --requests $(LOAD_REQUESTS)
+LOAD_ROUNDS ?= 2
+load: release venv ## Pipeline 10,000 mixed requests (twice) at the release server; print replies, time and memory.
+	$(VENV)/bin/python Tests/hostile/load.py --bin $(RELEASE_BIN) --shared $(SHARED) --requests $(LOAD_REQUESTS) \
+		--rounds $(LOAD_ROUNDS)

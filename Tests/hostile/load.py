@@ -41,6 +41,7 @@ MIX = {"completion": 0.55, "resolve": 0.15, "ask": 0.10, "cancel": 0.20}
 class LoadResult:
     requests: Counter = field(default_factory=Counter)
     outcomes: Counter = field(default_factory=Counter)
+    rounds: list = field(default_factory=list)
     missing: list = field(default_factory=list)
     duplicated: dict = field(default_factory=dict)
     unexpected: list = field(default_factory=list)
@@ -57,14 +58,15 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def build_messages(count: int, items: list[dict], rng: random.Random) -> tuple[bytes, dict, int]:
+def build_messages(count: int, items: list[dict], rng: random.Random, offset: int = 0,
+                   mix: dict[str, float] = MIX) -> tuple[bytes, dict, int]:
     """The framed bytes of `count` messages (requests and cancellations by MIX), the kind of each request id, and
-    how many cancellations there are."""
+    how many cancellations there are. Ids start after `offset`, so rounds never repeat one."""
     kinds: dict = {}
     chunks = []
     cancellations = 0
-    kinds_list = list(MIX)
-    weights = [MIX[k] for k in kinds_list]
+    kinds_list = list(mix)
+    weights = [mix[k] for k in kinds_list]
     sent_ids: list = []
     for n in range(count):
         kind = rng.choices(kinds_list, weights)[0]
@@ -72,11 +74,11 @@ def build_messages(count: int, items: list[dict], rng: random.Random) -> tuple[b
             cancellations += 1
             roll = rng.random()
             # Mostly a request just sent (a race with its work), some long done, some never sent.
-            target = sent_ids[-rng.randint(1, 5)] if sent_ids and roll < 0.7 else (
+            target = sent_ids[-rng.randint(1, min(5, len(sent_ids)))] if sent_ids and roll < 0.7 else (
                 rng.choice(sent_ids) if sent_ids and roll < 0.9 else f"never-{n}")
             chunks.append(frame(json.dumps({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": target}}).encode()))
             continue
-        request_id = n if n % 2 else f"r{n}"  # numbers and strings both
+        request_id = offset + n if n % 2 else f"r{offset + n}"  # numbers and strings both
         if kind == "completion":
             line = rng.randrange(len(PREFIXES))
             params = completion_params(line, len(PREFIXES[line].encode("utf-16-le")) // 2)
@@ -92,11 +94,11 @@ def build_messages(count: int, items: list[dict], rng: random.Random) -> tuple[b
 
 
 def run_load(binary: str | None, libraries: list[pathlib.Path], count: int, seed: int = 7,
-             stall_timeout: float = 120.0) -> LoadResult:
+             stall_timeout: float = 120.0, rounds: int = 1, mix: dict[str, float] = MIX,
+             env: dict[str, str] | None = None) -> LoadResult:
     """Runs the load and returns what happened; fails (AssertionError) only when the server stops answering."""
     rng = random.Random(seed)
     result = LoadResult()
-    env = {"SNIPPETS_LSP_BIN": binary} if binary else None
     if binary:
         os.environ["SNIPPETS_LSP_BIN"] = binary
     with RawClient("serve", env=env) as client:
@@ -117,65 +119,79 @@ def run_load(binary: str | None, libraries: list[pathlib.Path], count: int, seed
         time.sleep(0.5)
         result.memory["baseline"] = memory_kib(pid)["VmRSS"]
 
-        data, kinds, result.cancellations = build_messages(count, items, rng)
-        result.requests = Counter(kinds.values())
+        kinds: dict = {}
         replies: Counter = Counter()
         samples = []
-
-        def write() -> None:
-            view = memoryview(data)
-            for start in range(0, len(view), 65536):
-                client.send_bytes(bytes(view[start:start + 65536]))
-
-        cpu_before = cpu_seconds(pid)
-        started = time.monotonic()
-        writer = threading.Thread(target=write, daemon=True)
-        writer.start()
-        last_progress = time.monotonic()
-        answered = 0
-        while answered < len(kinds):
-            if time.monotonic() - last_progress > stall_timeout:
-                break
-            if not client._pump(time.monotonic() + 0.2):
-                if client.process.poll() is not None:
-                    break
-            client.stdout_bytes = b""  # the replies are counted below; keeping every byte would cost quadratic time
-            samples.append(memory_kib(pid)["VmRSS"])
-            inbox, client._inbox = client._inbox, []
-            for message in inbox:
-                if "method" in message:
-                    continue  # notifications and server requests (window/logMessage, progress)
-                request_id = message.get("id")
-                if request_id not in kinds:
-                    result.unexpected.append(message)
-                    continue
-                replies[request_id] += 1
-                if replies[request_id] == 1:
-                    answered += 1
-                    last_progress = time.monotonic()
-                if "error" in message:
-                    result.outcomes[f"{kinds[request_id]} error {message['error']['code']}"] += 1
-                else:
-                    status = message["result"].get("status") if kinds[request_id] == "ask" else None
-                    result.outcomes[f"{kinds[request_id]} ok" + (f" ({status})" if status else "")] += 1
-        result.seconds = time.monotonic() - started
-        result.server_cpu_seconds = cpu_seconds(pid) - cpu_before
-        writer.join(timeout=10)
-        # Anything late or doubled shows up here.
-        for message in client.drain(1.0):
-            if "method" not in message:
-                request_id = message.get("id")
-                if request_id in kinds:
-                    replies[request_id] += 1
-                else:
-                    result.unexpected.append(message)
+        for round_number in range(rounds):
+            data, round_kinds, cancellations = build_messages(count, items, rng, offset=round_number * count, mix=mix)
+            kinds.update(round_kinds)
+            result.cancellations += cancellations
+            result.requests.update(round_kinds.values())
+            round_started = time.monotonic()
+            cpu_before = cpu_seconds(pid)
+            run_round(client, data, round_kinds, replies, samples, result, stall_timeout)
+            seconds = time.monotonic() - round_started
+            result.seconds += seconds
+            result.server_cpu_seconds += cpu_seconds(pid) - cpu_before
+            time.sleep(1.0)
+            result.rounds.append((len(round_kinds), seconds, memory_kib(pid)["VmRSS"]))
         result.missing = [i for i in kinds if replies[i] == 0]
         result.duplicated = {i: n for i, n in replies.items() if n > 1}
-        time.sleep(1.0)
         figures = memory_kib(pid)
         result.memory.update(during_max=max(samples, default=0), after=figures["VmRSS"], peak_hwm=figures["VmHWM"])
         assert client.shutdown_and_exit() == 0, client.stderr_text()[-2000:]
     return result
+
+
+def run_round(client: RawClient, data: bytes, kinds: dict, replies: Counter, samples: list, result: LoadResult,
+              stall_timeout: float) -> None:
+    """Writes `data` from a thread while counting the replies to `kinds`' ids; returns when each has one (or the
+    server has been silent for `stall_timeout` seconds), after a second more for late or doubled replies."""
+    pid = client.process.pid
+
+    def write() -> None:
+        view = memoryview(data)
+        for start in range(0, len(view), 65536):
+            client.send_bytes(bytes(view[start:start + 65536]))
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    last_progress = time.monotonic()
+    answered = 0
+    while answered < len(kinds):
+        if time.monotonic() - last_progress > stall_timeout:
+            break
+        if not client._pump(time.monotonic() + 0.2):
+            if client.process.poll() is not None:
+                break
+        client.stdout_bytes = b""  # the replies are counted below; keeping every byte would cost quadratic time
+        samples.append(memory_kib(pid)["VmRSS"])
+        inbox, client._inbox = client._inbox, []
+        for message in inbox:
+            if "method" in message:
+                continue  # notifications and server requests (window/logMessage, progress)
+            request_id = message.get("id")
+            if request_id not in kinds:
+                result.unexpected.append(message)
+                continue
+            replies[request_id] += 1
+            if replies[request_id] == 1:
+                answered += 1
+                last_progress = time.monotonic()
+            if "error" in message:
+                result.outcomes[f"{kinds[request_id]} error {message['error']['code']}"] += 1
+            else:
+                status = message["result"].get("status") if kinds[request_id] == "ask" else None
+                result.outcomes[f"{kinds[request_id]} ok" + (f" ({status})" if status else "")] += 1
+    writer.join(timeout=10)
+    # Anything late or doubled shows up here.
+    for message in client.drain(1.0):
+        if "method" not in message:
+            request_id = message.get("id")
+            if request_id in kinds:
+                replies[request_id] += 1
+            else:
+                result.unexpected.append(message)
 
 
 def report(result: LoadResult, count: int) -> str:
@@ -191,6 +207,9 @@ def report(result: LoadResult, count: int) -> str:
         f"{result.memory['during_max'] / 1024:.1f} MiB, after {result.memory['after'] / 1024:.1f} MiB "
         f"({(result.memory['after'] - result.memory['baseline']) / 1024:+.1f} MiB), VmHWM {result.memory['peak_hwm'] / 1024:.1f} MiB",
     ]
+    if len(result.rounds) > 1:
+        lines.append("load: rounds (requests, seconds, VmRSS after): " + "; ".join(
+            f"{n}, {seconds:.1f}s, {rss / 1024:.1f} MiB" for n, seconds, rss in result.rounds))
     return "\n".join(lines)
 
 
@@ -200,6 +219,10 @@ def main() -> int:
     parser.add_argument("--bin", help="the snippets-lsp binary (default: SNIPPETS_LSP_BIN or the debug build)")
     parser.add_argument("--shared", default=str(HERE.parents[1] / ".." / "shared"), help="the shared folder")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--rounds", type=int, default=1, help="send the load this many times in one session")
+    parser.add_argument("--mix", help="shares such as completion=1,ask=0.5 (default: " +
+                        ",".join(f"{k}={v}" for k, v in MIX.items()) + ")")
+    parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the server (repeatable)")
     arguments = parser.parse_args()
     corpora = pathlib.Path(arguments.shared).resolve() / "corpora"
     libraries = [corpora / "friendly-snippets", corpora / "vim-snippets", corpora / "personal"]
@@ -207,8 +230,11 @@ def main() -> int:
     if missing:
         print(f"load: skipped, corpora missing: {', '.join(missing)}")
         return 0
-    result = run_load(arguments.bin and str(pathlib.Path(arguments.bin).resolve()), libraries, arguments.requests, arguments.seed)
-    print(report(result, arguments.requests))
+    result = run_load(arguments.bin and str(pathlib.Path(arguments.bin).resolve()), libraries, arguments.requests, arguments.seed,
+                      rounds=arguments.rounds,
+                      mix={k: float(v) for k, v in (p.split("=") for p in arguments.mix.split(","))} if arguments.mix else MIX,
+                      env=dict(e.split("=", 1) for e in arguments.env) or None)
+    print(report(result, arguments.requests * arguments.rounds))
     ok = not result.missing and not result.duplicated and not result.unexpected
     if not ok:
         print(f"load: FAILED: missing {result.missing[:10]}, twice {list(result.duplicated.items())[:10]}, "
