@@ -7,7 +7,9 @@ import hashlib
 import pathlib
 from typing import Any
 
-from lspkit import REPO_ROOT, RawClient, parse_frames
+import pytest
+
+from lspkit import REPO_ROOT, RawClient, parse_frames, write_library
 
 #: The shared corpora beside the repository (read in place, never copied).
 CORPORA = (REPO_ROOT / ".." / "shared" / "corpora").resolve()
@@ -53,3 +55,10 @@ def tree_digest(root: pathlib.Path) -> dict[str, str]:
             digest = hashlib.sha256(path.read_bytes()).hexdigest()
             digests[str(path.relative_to(root))] = f"{digest} {oct(stat.st_mode)} {stat.st_size}"
     return digests
+
+
+@pytest.fixture
+def library(tmp_path: pathlib.Path) -> pathlib.Path:
+    """A fresh library directory holding `test.code-snippets` (imported by the test modules: a conftest.py here
+    would shadow e2e's, which its tests import by name)."""
+    return write_library(tmp_path / "library")

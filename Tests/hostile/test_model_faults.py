@@ -14,6 +14,7 @@ import pytest
 
 from faultymodel import FaultyModel
 from hostilekit import assert_stdout_is_only_protocol, completion_params, memory_kib, open_document
+from hostilekit import library  # noqa: F401 (a fixture)
 from lspkit import RawClient
 
 TIMEOUT_SECONDS = 2.0

@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+from hostilekit import library  # noqa: F401 (a fixture)
 from hostilekit import (
     assert_stdout_is_only_protocol,
     completion_params,

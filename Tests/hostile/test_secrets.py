@@ -13,6 +13,7 @@ import pytest
 
 from faultymodel import FaultyModel
 from hostilekit import assert_stdout_is_only_protocol
+from hostilekit import library  # noqa: F401 (a fixture)
 from lspkit import RawClient, server_binary
 
 SECRET = "sk-hostile-7f3a9c1e5b2d4f6a8c0e"
