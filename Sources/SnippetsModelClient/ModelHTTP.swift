@@ -25,21 +25,36 @@ enum ModelHTTP {
     /// Refuses every redirect, so a request (and its `Authorization` header) reaches the configured host only, and
     /// collects each task's reply, cancelling a task whose reply grows past `maximumReplyBytes`.
     final class RedirectRefusal: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-        // @unchecked: `receivers` is only touched under `lock`.
-        private struct Receiver {
-            var continuation: CheckedContinuation<HTTPReply, any Error>
+        // @unchecked: `receivers` (and each receiver's body) is only touched under `lock`.
+        /// A class, so appending to `body` in the dictionary does not copy it (a struct copied 4 MB per chunk).
+        private final class Receiver {
+            let continuation: CheckedContinuation<HTTPReply, any Error>
             var body = Data()
-            var tooLarge = false
+
+            init(_ continuation: CheckedContinuation<HTTPReply, any Error>) {
+                self.continuation = continuation
+            }
         }
 
         private let lock = NSLock()
         private var receivers: [Int: Receiver] = [:]
 
-        /// Delivers the outcome of `task` to `continuation` when it completes.
+        /// Delivers the outcome of `task` to `continuation`: when it completes, when its reply grows too large, or
+        /// when `abandon` is called, whichever comes first.
         func register(_ task: URLSessionTask, _ continuation: CheckedContinuation<HTTPReply, any Error>) {
             lock.lock()
-            receivers[task.taskIdentifier] = Receiver(continuation: continuation)
+            receivers[task.taskIdentifier] = Receiver(continuation)
             lock.unlock()
+        }
+
+        /// Resumes the caller waiting on task `identifier` with `outcome` now, if it is still waiting; whatever the
+        /// session reports for the task later is ignored. Cancellation uses it, so a deadline never waits for the
+        /// session to work through a flood of data already received.
+        func finish(_ identifier: Int, _ outcome: Result<HTTPReply, any Error>) {
+            lock.lock()
+            let receiver = receivers.removeValue(forKey: identifier)
+            lock.unlock()
+            receiver?.continuation.resume(with: outcome)
         }
 
         func urlSession(
@@ -49,36 +64,41 @@ enum ModelHTTP {
             completionHandler(nil)
         }
 
+        func urlSession(
+            _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+            completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+        ) {
+            // A declared length over the limit is refused before any of the body is read.
+            guard response.expectedContentLength <= Int64(maximumReplyBytes) else {
+                finish(dataTask.taskIdentifier, .failure(ReplyTooLarge()))
+                completionHandler(.allow)
+                return dataTask.cancel()
+            }
+            completionHandler(.allow)
+        }
+
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
             lock.lock()
-            var cancel = false
-            if var receiver = receivers[dataTask.taskIdentifier], !receiver.tooLarge {
-                if receiver.body.count + data.count > maximumReplyBytes {
-                    receiver.tooLarge = true
-                    receiver.body = Data()
-                    cancel = true
-                } else {
-                    receiver.body.append(data)
-                }
-                receivers[dataTask.taskIdentifier] = receiver
-            }
+            let receiver = receivers[dataTask.taskIdentifier]
+            let tooLarge = receiver.map { $0.body.count + data.count > maximumReplyBytes } ?? false
+            if !tooLarge { receiver?.body.append(data) }
             lock.unlock()
-            if cancel { dataTask.cancel() }
+            if tooLarge {
+                finish(dataTask.taskIdentifier, .failure(ReplyTooLarge()))
+                dataTask.cancel()
+            }
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
             lock.lock()
-            let receiver = receivers.removeValue(forKey: task.taskIdentifier)
+            let body = receivers[task.taskIdentifier]?.body ?? Data()
             lock.unlock()
-            guard let receiver else { return }
-            if receiver.tooLarge {
-                receiver.continuation.resume(throwing: ReplyTooLarge())
-            } else if let error {
-                receiver.continuation.resume(throwing: error)
+            if let error {
+                finish(task.taskIdentifier, .failure(error))
             } else if let http = task.response as? HTTPURLResponse {
-                receiver.continuation.resume(returning: HTTPReply(status: http.statusCode, body: receiver.body))
+                finish(task.taskIdentifier, .success(HTTPReply(status: http.statusCode, body: body)))
             } else {
-                receiver.continuation.resume(throwing: URLError(.badServerResponse))
+                finish(task.taskIdentifier, .failure(URLError(.badServerResponse)))
             }
         }
     }
@@ -110,7 +130,7 @@ enum ModelHTTP {
             self.task = task
             let cancelled = isCancelled
             lock.unlock()
-            if cancelled { task.cancel() } else { task.resume() }
+            if cancelled { Self.stop(task) } else { task.resume() }
         }
 
         func cancel() {
@@ -118,7 +138,13 @@ enum ModelHTTP {
             isCancelled = true
             let task = self.task
             lock.unlock()
-            task?.cancel()
+            if let task { Self.stop(task) }
+        }
+
+        /// Cancels `task` and answers its caller at once (as the session would, with `.cancelled`, once it got to it).
+        private static func stop(_ task: URLSessionTask) {
+            task.cancel()
+            ModelHTTP.delegate.finish(task.taskIdentifier, .failure(URLError(.cancelled)))
         }
     }
 

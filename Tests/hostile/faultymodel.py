@@ -25,7 +25,7 @@ def chat_completion(content: str) -> bytes:
 
 class FaultyModel:
     """`mode` picks the misbehaviour for every following request: stall, drip, partial, reset, error500, error401,
-    gigantic, schema, echo-key."""
+    gigantic (a declared length of 2 GB), gigantic-chunked (512 MB, no length declared), schema, echo-key."""
 
     def __init__(self, secret: str = "") -> None:
         self.mode = "stall"
@@ -118,6 +118,17 @@ class FaultyModel:
                 started = time.monotonic()
                 while sent < total and time.monotonic() - started < 30 and not self._closing.is_set():
                     connection.sendall(block)
+                    sent += len(block)
+                    self.gigantic_bytes_sent = max(self.gigantic_bytes_sent, sent)
+            elif mode == "gigantic-chunked":
+                # No length declared: the client can only count what arrives.
+                connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+                block = b"a" * (1 << 20)
+                chunk = b"%x\r\n" % len(block) + block + b"\r\n"
+                sent = 0
+                started = time.monotonic()
+                while sent < 512_000_000 and time.monotonic() - started < 30 and not self._closing.is_set():
+                    connection.sendall(chunk)
                     sent += len(block)
                     self.gigantic_bytes_sent = max(self.gigantic_bytes_sent, sent)
             elif mode == "schema":
