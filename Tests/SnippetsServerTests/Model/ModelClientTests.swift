@@ -223,19 +223,24 @@ func props(_ context: Int) -> FakeModelServer.Behaviour {
 
 @Suite struct ModelClientContextTests {
     @Test func candidatesAreDroppedToFitTheServersContextBeforeSending() async throws {
-        let server = try FakeModelServer { request in
-            request.path == "/props" ? props(950) : FakeModelServer.completion(#"{"status":"noneFit","cited":[],"note":""}"#)
-        }
         var request = pickRequest(3)
         for index in request.candidates.indices { request.candidates[index].excerpt = String(repeating: "word ", count: 100) }
+        // A context that holds the prompt for two of the three candidates, by the client's own estimate.
+        var two = request
+        two.candidates.removeLast()
+        let context = ModelPrompts.estimatedTokens(ModelPrompts.pickMessages(two)) + ModelPrompts.pickReplyTokens(candidateCount: 2)
+        let server = try FakeModelServer { incoming in
+            incoming.path == "/props" ? props(context) : FakeModelServer.completion(#"{"status":"noneFit","cited":[],"note":""}"#)
+        }
         _ = try await client(server).pick(request)
         let body = try #require(server.chatRequests.first).json
         let schema = ((body["response_format"] as? [String: Any])?["json_schema"] as? [String: Any])?["schema"] as? [String: Any]
         let enumIDs = (((schema?["properties"] as? [String: Any])?["cited"] as? [String: Any])?["items"] as? [String: Any])?["enum"] as? [String]
         let prompt = (body["messages"] as? [[String: String]])?.last?["content"] ?? ""
-        #expect(enumIDs == Array(request.candidateIDs.prefix(enumIDs?.count ?? 0)))
-        #expect((enumIDs?.count ?? 0) < 3 && (enumIDs?.count ?? 0) >= 1)
-        #expect(prompt.components(separatedBy: "<<<BODY").count - 1 == enumIDs?.count)
+        // The weakest candidate (the last) is dropped, with its enum value; the rest are shown.
+        #expect(enumIDs == Array(request.candidateIDs.prefix(2)))
+        #expect(prompt.components(separatedBy: "<<<BODY").count - 1 == 2)
+        #expect(!prompt.contains(request.candidateIDs[2]))
         #expect(server.requests.filter { $0.path == "/props" }.count == 1)
     }
 
