@@ -40,7 +40,7 @@ enum ModelHTTP {
         private var receivers: [Int: Receiver] = [:]
 
         /// Delivers the outcome of `task` to `continuation`: when it completes, when its reply grows too large, or
-        /// when `abandon` is called, whichever comes first.
+        /// when `finish` is called for it (a cancellation), whichever comes first.
         func register(_ task: URLSessionTask, _ continuation: CheckedContinuation<HTTPReply, any Error>) {
             lock.lock()
             receivers[task.taskIdentifier] = Receiver(continuation)
