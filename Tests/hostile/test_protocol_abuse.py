@@ -253,3 +253,26 @@ def test_a_cancellation_for_an_id_not_yet_sent_or_long_answered_cancels_nothing(
     for request_id in ("later", 77):
         client.send_bytes(raw({"id": request_id, "method": "textDocument/completion", "params": completion_params(0, 3)}))
         assert "result" in client.response(request_id)
+
+
+def test_positions_ranges_and_params_out_of_range_are_answered_without_a_crash(client: RawClient):
+    uri = "file:///tmp/snippets-hostile/odd.py"
+    open_document(client, "inv\nпривет 😀\n", uri=uri)
+    for line, character in [(-1, 0), (0, -1), (10**9, 0), (0, 10**9), (1, 8), (2**31, 2**31), (2**62, 2**62)]:
+        reply = client.call("textDocument/completion", completion_params(line, character, uri))
+        assert "result" in reply or reply["error"]["code"] == -32602, reply
+    for start, end in [((-5, 0), (0, 0)), ((0, 0), (-1, -1)), ((5, 0), (1, 0)), ((0, 10**9), (10**9, 0)), ((1, 7), (1, 8))]:
+        client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
+            {"range": {"start": {"line": start[0], "character": start[1]}, "end": {"line": end[0], "character": end[1]}},
+             "text": "X"}]})
+        assert "result" in client.call("textDocument/completion", completion_params(0, 1, uri))
+    for params in [None, [], "x", {"textDocument": None}, {"textDocument": {"uri": 5}, "position": {"line": "a"}}]:
+        assert client.call("textDocument/completion", params)["error"]["code"] == -32602
+    for item in [None, {}, {"label": "x", "data": {"snippetID": 5}}, {"label": "x", "data": "zz"}]:
+        assert client.call("completionItem/resolve", item)["error"]["code"] == -32602
+    for params in [{"question": "x", "limit": 10**20}, {"question": "x", "limit": -1},
+                   {"question": "x", "position": {"line": 0, "character": 0}}]:
+        assert client.call("snippets/ask", params)["error"]["code"] == -32602
+    assert "result" in client.call("snippets/ask", {"question": "invoice \u0000\ud7ff", "textDocument": {"uri": uri},
+                                                    "position": {"line": -1, "character": 10**9}})
+    still_answers(client)
