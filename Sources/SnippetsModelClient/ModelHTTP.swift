@@ -185,6 +185,23 @@ enum ModelHTTP {
         }
     }
 
+    /// The proxy variable that would carry a plain-http request to `url` through another host (libcurl, under
+    /// URLSession on Linux, reads `http_proxy` whatever the session says), or nil. Over https a proxy only sees
+    /// an encrypted tunnel.
+    static func proxyVariable(for url: URL, environment: [String: String]) -> String? {
+        guard url.scheme?.lowercased() == "http", let host = url.host?.lowercased() else { return nil }
+        guard let name = ["http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"].first(where: { !(environment[$0] ?? "").isEmpty })
+        else { return nil }
+        let exempt = (environment["no_proxy"] ?? environment["NO_PROXY"] ?? "").split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        for entry in exempt where !entry.isEmpty {
+            let domain = entry.hasPrefix(".") ? String(entry.dropFirst()) : entry
+            if entry == "*" || host == domain || host.hasSuffix("." + domain) { return nil }
+        }
+        return name
+    }
+
     /// The fault a transport error means, in words that never include the request's headers.
     static func fault(for error: any Error, url: URL, timeout: Double) -> AskModelError {
         if error is DeadlinePassed { return .timeout(seconds: timeout) }

@@ -14,6 +14,9 @@ public enum ModelPrompts {
     public static let searchWordCount = 3...6
     /// The longest search word kept.
     public static let maximumSearchWordLength = 24
+    /// The most tokens a search-words reply needs: six items of up to 24 characters, with the whitespace a model
+    /// writes between them (SmolLM2 filled 80 with phrases such as "my VAT number is 1234567", which are discarded).
+    public static let searchWordsReplyTokens = 160
     /// The most characters of a candidate's body the model is shown.
     public static let excerptCharacters = 300
 
@@ -89,8 +92,10 @@ public enum ModelPrompts {
         messages.reduce(0) { $0 + 8 + estimatedTokens($1["content"] ?? "") }
     }
 
-    /// The most tokens a pick reply needs: the JSON frame, one id per candidate, and the longest note.
-    public static func pickReplyTokens(candidateCount: Int) -> Int { 48 + 12 * candidateCount + PickReply.maximumNoteLength / 2 }
+    /// The most tokens a pick reply needs: the JSON frame, one id per candidate (an id is about ten tokens, plus
+    /// the quotes, comma and indentation a model writes around it), and the longest note. Measured with SmolLM2 on
+    /// llama-server: a reply citing five ids with a full note took 191 tokens, so a tighter limit cuts replies off.
+    public static func pickReplyTokens(candidateCount: Int) -> Int { 64 + 16 * candidateCount + PickReply.maximumNoteLength / 2 }
 
     /// `request` with candidates dropped from the end (the weakest matches) until its prompt and reply fit in
     /// `contextTokens`; nil when not even one candidate fits.

@@ -16,6 +16,8 @@ public struct OpenAICompatibleModel: AskModel {
     /// The key read from the environment at creation; private so nothing can print it.
     private let apiKey: String?
     private let gateKey: String
+    /// The proxy variable that would carry the key to another host over plain http; then nothing is sent.
+    private let keyCarryingProxy: String?
 
     /// A client for `configuration`, reading the key from `environment[configuration.apiKeyEnvironmentVariable]`.
     public init(configuration: ModelConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -23,6 +25,14 @@ public struct OpenAICompatibleModel: AskModel {
         let key = configuration.apiKeyEnvironmentVariable.flatMap { environment[$0] }?.trimmingCharacters(in: .whitespacesAndNewlines)
         self.apiKey = (key?.isEmpty ?? true) ? nil : key
         self.gateKey = configuration.serverRoot.absoluteString
+        self.keyCarryingProxy = apiKey == nil ? nil : ModelHTTP.proxyVariable(for: configuration.baseURL, environment: environment)
+    }
+
+    /// Refuses to send the key where a proxy would read it.
+    private func checkKeyStaysWithTheServer() throws(AskModelError) {
+        if let keyCarryingProxy {
+            throw .unreachable(detail: "the API key is not sent over plain http through the proxy in $\(keyCarryingProxy); use https or add the host to no_proxy")
+        }
     }
 
     /// Whether the configured environment variable held a key.
@@ -31,7 +41,7 @@ public struct OpenAICompatibleModel: AskModel {
     public func searchWords(question: String) async throws(AskModelError) -> [String] {
         let body = requestBody(
             messages: ModelPrompts.searchWordsMessages(question: question), schemaName: "search_words",
-            schema: ModelPrompts.searchWordsSchema, maxTokens: 80)
+            schema: ModelPrompts.searchWordsSchema, maxTokens: ModelPrompts.searchWordsReplyTokens)
         return try ModelPrompts.searchWords(fromModelOutput: try await complete(body))
     }
 
@@ -100,6 +110,7 @@ public struct OpenAICompatibleModel: AskModel {
     /// One chat completion, one at a time per server, within the timeout (waiting for the server's turn included).
     /// Returns the reply's text; every other outcome is a fault.
     private func complete(_ body: Data) async throws(AskModelError) -> String {
+        try checkKeyStaysWithTheServer()
         let url = configuration.chatCompletionsURL
         let request = urlRequest(url, method: "POST", body: body)
         let gate = await gate
@@ -129,6 +140,7 @@ public struct OpenAICompatibleModel: AskModel {
     func contextWindow() async -> Int {
         let gate = await gate
         if let known = await gate.contextTokens { return known > 0 ? known : ModelPrompts.assumedContextTokens }
+        if keyCarryingProxy != nil { return ModelPrompts.assumedContextTokens }
         let request = urlRequest(configuration.propertiesURL, method: "GET", body: nil)
         let tokens: Int
         do {

@@ -53,6 +53,9 @@ public enum AskCommand: SnippetsCommand {
         let library = paths.load()
         let result: AskResult
         do {
+            for warning in ModelOptions.warnings(for: modelConfiguration, environment: context.environment) {
+                context.printError("snippets-lsp ask: \(warning)")
+            }
             let model = ModelOptions.model(for: modelConfiguration, environment: context.environment)
             result = try await AskPipeline(library: library, model: model).answer(request)
         } catch {

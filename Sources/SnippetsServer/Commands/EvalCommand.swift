@@ -58,6 +58,9 @@ public enum EvalCommand: SnippetsCommand {
         }
         let evaluation: AskEvaluation
         do {
+            for warning in ModelOptions.warnings(for: modelConfiguration, environment: context.environment) {
+                context.printError("snippets-lsp eval: \(warning)")
+            }
             evaluation = try await AskEvaluation.run(
                 battery, library: library, model: ModelOptions.model(for: modelConfiguration, environment: context.environment),
                 limit: modelConfiguration?.candidates ?? AskRequest.defaultLimit)

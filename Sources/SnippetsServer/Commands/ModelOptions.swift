@@ -50,6 +50,12 @@ public enum ModelOptions {
         return configuration
     }
 
+    /// What to warn about before asking: a key variable that is not set.
+    public static func warnings(for configuration: ModelConfiguration?, environment: [String: String]) -> [String] {
+        guard let variable = configuration?.apiKeyEnvironmentVariable, (environment[variable] ?? "").isEmpty else { return [] }
+        return ["warning: --model-key-env names \(variable), which is not set; sending no key"]
+    }
+
     /// The client for `configuration`, reading its key from `environment`.
     public static func model(for configuration: ModelConfiguration?, environment: [String: String]) -> (any AskModel)? {
         configuration.map { OpenAICompatibleModel(configuration: $0, environment: environment) }

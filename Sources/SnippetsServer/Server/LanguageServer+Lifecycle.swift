@@ -26,7 +26,8 @@ extension LanguageServer {
         } else if let root = initializeParams.rootUri.flatMap(Self.path(ofFileURI:)) ?? initializeParams.rootPath {
             workspaceFolders = [root]
         }
-        let (newSettings, problems) = settings.applying(initializeParams.initializationOptions)
+        var (newSettings, problems) = settings.applying(initializeParams.initializationOptions)
+        problems += ModelSettings.environmentProblems(newSettings.model, environment: configuration.environment)
         settings = newSettings
         phase = .running
 
@@ -85,7 +86,10 @@ extension LanguageServer {
     }
 
     private func changeConfiguration(_ json: JSONValue) {
-        let (newSettings, problems) = settings.applying(json)
+        var (newSettings, problems) = settings.applying(json)
+        if newSettings.model != settings.model {
+            problems += ModelSettings.environmentProblems(newSettings.model, environment: configuration.environment)
+        }
         let librariesChanged = newSettings.libraries != settings.libraries
         settings = newSettings
         for problem in problems { showMessage(problem.message, type: 2) }

@@ -53,6 +53,14 @@ enum ModelSettings {
         return (configuration, problems)
     }
 
+    /// A warning when the key variable `model` names is not set in `environment` (the server's own).
+    static func environmentProblems(_ model: ModelConfiguration?, environment: [String: String]) -> [ServerSettings.Problem] {
+        guard let variable = model?.apiKeyEnvironmentVariable, (environment[variable] ?? "").isEmpty else { return [] }
+        return [problem(
+            "model.apiKeyEnvironmentVariable",
+            "names \(variable), which is not set in the server's environment; sending no key")]
+    }
+
     private static func problem(_ name: String, _ text: String) -> ServerSettings.Problem {
         ServerSettings.Problem(name: name, message: "setting 'snippets.\(name)' \(text)")
     }

@@ -173,6 +173,16 @@ let overdueQuestion = "how do I chase an overdue invoice?"
         _ = try await client.shutdownAndExit()
     }
 
+    @Test func anUnsetKeyVariableIsNamedInAWarning() async throws {
+        let client = TestClient()
+        try await client.initialize(options: ["model": ["url": "http://127.0.0.1:9", "apiKeyEnvironmentVariable": "NOT_SET_KEY"]])
+        let warning = try #require(await client.notification("window/showMessage"))
+        #expect(warning["type"] == 2)
+        #expect(warning["message"]?.stringValue?.contains("NOT_SET_KEY") == true)
+        #expect(warning["message"]?.stringValue?.contains("model.apiKeyEnvironmentVariable") == true)
+        _ = try await client.shutdownAndExit()
+    }
+
     @Test func aStalledModelSlowsNoCompletionAndCancelHangsUp() async throws {
         let server = try FakeModelServer { _ in .stall(seconds: 20) }
         let client = TestClient(library: TestLibrary([clientLibrary.files[0]]))
@@ -223,6 +233,20 @@ let overdueQuestion = "how do I chase an overdue invoice?"
         #expect(result.reason?.code == "model-server-error")
         #expect(result.reason?.message.contains("out of memory") == true)
         #expect(server.chatRequests.first?.json["model"] as? String == "tiny")
+    }
+
+    @Test func anUnsetKeyVariableIsWarnedAboutAndTheKeyNeverPrinted() async throws {
+        let server = try stagedServer { _ in .reply(status: 401, body: "{}") }
+        let base = ["ask", "--library", exampleLibrary, "--model-url", server.url, "--model-key-env", "MY_KEY", "--json", "invoice overdue"]
+        let (_, _, unsetErr) = await run(base)
+        #expect(unsetErr.contains("MY_KEY") && unsetErr.contains("not set"))
+        let (status, out, err) = await run(base, environment: ["MY_KEY": "sk-live-123456"])
+        #expect(status == 0 && err.isEmpty)
+        #expect(!out.contains("sk-live-123456"))
+        #expect(server.chatRequests.last?.headers["authorization"] == "Bearer sk-live-123456")
+        let result = try JSONDecoder().decode(AskResponse.self, from: Data(out.utf8))
+        #expect(result.reason?.code == "model-auth-refused")
+        #expect(result.reason?.message.contains("MY_KEY") == true)
     }
 
     @Test(arguments: [

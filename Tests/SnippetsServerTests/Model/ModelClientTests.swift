@@ -120,7 +120,7 @@ func props(_ context: Int) -> FakeModelServer.Behaviour {
         let elsewhere = try FakeModelServer { _ in FakeModelServer.completion(#"{"words":["a","b","c"]}"#) }
         let server = try FakeModelServer { request in
             switch request.path {
-            case "/v1/chat/completions" where request.json["max_tokens"] as? Int == 80:
+            case "/v1/chat/completions" where request.json["max_tokens"] as? Int == ModelPrompts.searchWordsReplyTokens:
                 return .reply(status: 302, body: "", headers: ["Location": elsewhere.url + "/v1/chat/completions"])
             default:
                 return .reply(status: 401, body: #"{"error":{"message":"Incorrect API key provided: \#(secret)"}}"#)
@@ -138,6 +138,25 @@ func props(_ context: Int) -> FakeModelServer.Behaviour {
         let text = "\(String(describing: refused)) \(String(describing: redirected)) \(model.configuration)"
         #expect(!text.contains(secret))
         #expect(text.contains("TEST_MODEL_KEY"))
+    }
+}
+
+extension ModelClientRequestTests {
+    @Test func theKeyIsNotSentThroughAPlainHTTPProxy() async throws {
+        let server = try FakeModelServer { _ in FakeModelServer.completion(#"{"words":["one","two","three"]}"#) }
+        let environment = ["K": "sk-SECRET", "http_proxy": "http://proxy.example:3128"]
+        let error = await fault { () throws(AskModelError) in
+            try await client(server, keyVariable: "K", environment: environment).searchWords(question: "q")
+        }
+        #expect(error?.reasonCode == .modelUnreachable)
+        #expect(String(describing: error).contains("http_proxy") && !String(describing: error).contains("SECRET"))
+        #expect(server.requests.isEmpty)
+        // Exempt by no_proxy, or no key at all: the request goes.
+        _ = try await client(server, keyVariable: "K", environment: environment.merging(["no_proxy": "localhost,127.0.0.1"]) { $1 })
+            .searchWords(question: "q")
+        #expect(ModelHTTP.proxyVariable(for: URL(string: "https://api.example/v1")!, environment: environment) == nil)
+        #expect(ModelHTTP.proxyVariable(for: URL(string: "http://api.example/v1")!, environment: environment) == "http_proxy")
+        #expect(ModelHTTP.proxyVariable(for: URL(string: "http://a.lan/v1")!, environment: environment.merging(["no_proxy": ".lan"]) { $1 }) == nil)
     }
 }
 

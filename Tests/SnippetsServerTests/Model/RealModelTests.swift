@@ -18,7 +18,9 @@ let personalCorpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("shared/corpora/personal").path
 
 /// Against SmolLM2-135M on llama-server: the tiny model says what it says; the client must keep it in bounds.
-@Suite(.enabled(if: realModelURL != nil, "SNIPPETS_MODEL_URL is not set: `make model-test` starts llama-server and sets it"))
+@Suite(
+    .enabled(if: realModelURL != nil, "SNIPPETS_MODEL_URL is not set: `make model-test` starts llama-server and sets it"),
+    .enabled(if: FileManager.default.fileExists(atPath: personalCorpus), "\(personalCorpus) not found (shared/ belongs beside the repository)"))
 struct RealModelTests {
     var model: OpenAICompatibleModel {
         OpenAICompatibleModel(configuration: ModelConfiguration(baseURL: realModelURL!, modelName: "smollm2", timeoutSeconds: 60))
