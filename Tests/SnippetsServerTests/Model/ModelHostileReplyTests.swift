@@ -3,6 +3,7 @@ import SnippetsCore
 import Testing
 
 @testable import SnippetsModelClient
+@testable import SnippetsServer
 
 /// A model server that sends more than any chat completion could be: the reply is cut off at
 /// `ModelHTTP.maximumReplyBytes` (the server used to hold a whole gigabyte-sized reply until the deadline).
@@ -44,5 +45,17 @@ import Testing
             try await client(server, keyVariable: "MY_KEY", environment: ["MY_KEY": "k-123"]).searchWords(question: "q")
         }
         #expect(set.map { String(describing: $0).contains("$MY_KEY") } == true, "\(String(describing: set))")
+    }
+
+    /// The unset-variable warnings name a conventional variable name, never a value that looks like a pasted key.
+    @Test func unsetKeyVariableWarningsDoNotRepeatAPastedKey() throws {
+        let pasted = "sk_live_51HxQpZ2eKeyPastedAsName"
+        for (variable, named) in [(pasted, false), ("OPENAI_API_KEY", true)] {
+            let configuration = ModelConfiguration(baseURL: URL(string: "http://127.0.0.1:9")!, apiKeyEnvironmentVariable: variable)
+            let warnings = ModelOptions.warnings(for: configuration, environment: [:])
+                + ModelSettings.environmentProblems(configuration, environment: [:]).map(\.message)
+            #expect(warnings.count == 2)
+            #expect(warnings.allSatisfy { $0.contains(variable) == named }, "\(warnings)")
+        }
     }
 }
