@@ -26,6 +26,7 @@ export SNIPPETS_LSP_BIN
 .NOTPARALLEL:
 
 .PHONY: help build release venv test swift-test e2e eval demo bench clean-venv vscode-test model-venv model-test model-bench
+.PHONY: fuzz fuzz-smoke load
 
 help: ## List the targets.
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -43,7 +44,7 @@ $(VENV_STAMP): $(REQUIREMENTS)
 	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r $(REQUIREMENTS)
 	cp $(REQUIREMENTS) $(VENV_STAMP)
 
-test: build swift-test e2e vscode-test eval model-test ## THE test command (README, CI): Swift, end-to-end, editor, eval, real-model tests.
+test: build swift-test e2e vscode-test eval fuzz-smoke model-test ## THE test command (README, CI): Swift, end-to-end, editor, eval, fuzz smoke, real-model tests.
 
 swift-test: ## All Swift tests (Swift Testing and XCTest).
 	$(SWIFT) test
@@ -92,3 +93,22 @@ model-bench: build venv ## Ask latency (p50/p99 over 50 asks) with and without t
 
 clean-venv: ## Remove .venv.
 	rm -rf $(VENV)
+
+# Fuzzing (libFuzzer through swiftc -sanitize=fuzzer): framing + JSON-RPC decoding, JSONC + VS Code reader, body
+# grammar, SnipMate reader, seeded from $(SHARED)/corpora. Builds are cached in .build/fuzz; a crash fails the run
+# and leaves its input in .build/fuzz/artifacts/.
+FUZZ_SECONDS ?= 60
+fuzz: ## Run each fuzz target for FUZZ_SECONDS (default 60) seconds.
+	FUZZ_SECONDS=$(FUZZ_SECONDS) SHARED=$(SHARED) Tests/fuzz/fuzz.sh
+
+fuzz-smoke: ## A 10-second pass of each fuzz target (part of `make test`).
+	FUZZ_SECONDS=10 SHARED=$(SHARED) Tests/fuzz/fuzz.sh
+
+# Bounded load: pipelines LOAD_REQUESTS mixed messages at the release server with every shared corpus loaded and
+# prints replies per id, throughput and memory (a benchmark; `make test` runs a 1,000-message correctness version).
+# LOAD_ROUNDS sends the batch again in the same session: memory after the second round shows whether it returns.
+LOAD_REQUESTS ?= 10000
+LOAD_ROUNDS ?= 2
+load: release venv ## Pipeline 10,000 mixed requests (twice) at the release server; print replies, time and memory.
+	$(VENV)/bin/python Tests/hostile/load.py --bin $(RELEASE_BIN) --shared $(SHARED) --requests $(LOAD_REQUESTS) \
+		--rounds $(LOAD_ROUNDS)

@@ -48,6 +48,13 @@ public struct ModelConfiguration: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether `name` can be an environment variable's name (letters, digits, `_`; not starting with a digit).
+    /// How a message may name the key variable `name`: as written when it looks like an environment variable (upper
+    /// case, digits and `_`, such as `OPENAI_API_KEY`), else not at all, since a value like `sk_live_…` that is not
+    /// set is more likely the key itself, pasted into the setting, and must not be repeated in a log or a warning.
+    public static func mentionableKeyVariable(_ name: String) -> String? {
+        name.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" } ? name : nil
+    }
+
     public static func isEnvironmentVariableName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
         return name.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || CharacterSet.alphanumerics.contains($0)) }

@@ -130,7 +130,10 @@ public struct OpenAICompatibleModel: AskModel {
         } catch {
             throw redacted(ModelHTTP.fault(for: error, url: url, timeout: configuration.timeoutSeconds))
         }
-        return try redacting { () throws(AskModelError) in try Self.content(of: reply, apiKeyEnvironmentVariable: configuration.apiKeyEnvironmentVariable) }
+        // The variable is named only when it held a key: a name that is not set may be the key itself, pasted into
+        // the setting by mistake, and must not be repeated in a reason the user (or a log) sees.
+        let keyVariable = apiKey == nil ? nil : configuration.apiKeyEnvironmentVariable
+        return try redacting { () throws(AskModelError) in try Self.content(of: reply, apiKeyEnvironmentVariable: keyVariable) }
     }
 
     /// The server's context window per request: `/props` on llama-server (read once per server), else the assumed size.
@@ -174,7 +177,7 @@ public struct OpenAICompatibleModel: AskModel {
         switch reply.status {
         case 200..<300: break
         case 401, 403:
-            let hint = apiKeyEnvironmentVariable.map { "check the key in $\($0)" } ?? "the server wants an API key: set apiKeyEnvironmentVariable"
+            let hint = apiKeyEnvironmentVariable.map { "check the key in $\($0)" } ?? "the server wants an API key: set apiKeyEnvironmentVariable to the name of a variable that holds it in the server's environment"
             throw .authRefused(detail: "HTTP \(reply.status); \(hint)")
         case 300..<400: throw .serverError(status: reply.status, detail: "the server redirected the request elsewhere; redirects are not followed")
         default:

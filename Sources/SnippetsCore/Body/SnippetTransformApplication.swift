@@ -110,13 +110,16 @@ enum SnippetFormatString {
         }
     }
 
-    /// Text up to `stop` (consumed) with `\$` `\}` `\\` unescaped; any other backslash makes the item invalid.
+    /// Text up to `stop` (consumed) with `\$` `\}` `\\` unescaped; any other backslash makes the item invalid, and
+    /// so does a `/`: it ends the format, so an item never reaches past its transform. (Otherwise whether
+    /// `${1:?…` is an item would depend on text after the transform, and a body would not read back as written.)
     private static func until(_ stop: UInt16, in units: [UInt16], from start: Int) -> (String, Int)? {
         var index = start
         var value: [UInt16] = []
         while index < units.count {
             let current = units[index]
             if current == stop { return (String(decoding: value, as: UTF16.self), index + 1) }
+            if current == SnippetASCII.slash { return nil }
             if current == SnippetASCII.backslash {
                 guard index + 1 < units.count else { return nil }
                 let next = units[index + 1]

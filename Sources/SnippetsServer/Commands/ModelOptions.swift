@@ -53,7 +53,11 @@ public enum ModelOptions {
     /// What to warn about before asking: a key variable that is not set.
     public static func warnings(for configuration: ModelConfiguration?, environment: [String: String]) -> [String] {
         guard let variable = configuration?.apiKeyEnvironmentVariable, (environment[variable] ?? "").isEmpty else { return [] }
-        return ["warning: --model-key-env names \(variable), which is not set; sending no key"]
+        guard let name = ModelConfiguration.mentionableKeyVariable(variable) else {
+            return ["warning: --model-key-env names a variable that is not set; sending no key (give the name of the "
+                + "variable that holds the key, not the key)"]
+        }
+        return ["warning: --model-key-env names \(name), which is not set; sending no key"]
     }
 
     /// The client for `configuration`, reading its key from `environment`.

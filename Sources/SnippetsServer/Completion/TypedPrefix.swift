@@ -18,6 +18,10 @@ public struct TypedPrefix: Hashable, Sendable {
     /// The UTF-8 offset where the word continuing after the cursor ends (the end of an insert-replace edit).
     public var wordEndAfterCursor: Int
 
+    /// Runs longer than this many characters are not typed prefixes (no trigger is that long), so scanning stops
+    /// here and a completion inside a megabyte-long line costs what one inside a short line does.
+    public static let maximumRunLength = 256
+
     /// The typed prefix at a cursor given as a UTF-8 offset into `table`'s text.
     public init(at cursor: Int, in table: LineTable) {
         let line = table.line(containingUTF8Offset: cursor)
@@ -25,15 +29,16 @@ public struct TypedPrefix: Hashable, Sendable {
         let before = table.slice(lineStart..<cursor)
         let after = table.slice(cursor..<table.contentEnd(ofLine: line))
 
-        let nonWhitespace = before.reversed().prefix { !$0.isWhitespace }
-        let longText = String(nonWhitespace.reversed())
+        let limit = Self.maximumRunLength
+        let nonWhitespace = before.reversed().prefix(limit + 1).prefix { !$0.isWhitespace }
+        let longText = nonWhitespace.count > limit ? "" : String(nonWhitespace.reversed())
         longRun = longText.isEmpty ? nil : Run(text: longText, utf8Range: cursor - longText.utf8.count..<cursor)
 
-        let word = before.reversed().prefix(while: Self.isWordCharacter)
-        let wordText = String(word.reversed())
+        let word = before.reversed().prefix(limit + 1).prefix(while: Self.isWordCharacter)
+        let wordText = word.count > limit ? "" : String(word.reversed())
         wordRun = wordText.isEmpty ? nil : Run(text: wordText, utf8Range: cursor - wordText.utf8.count..<cursor)
 
-        let continuing = after.prefix(while: Self.isWordCharacter)
+        let continuing = after.prefix(limit).prefix(while: Self.isWordCharacter)
         wordEndAfterCursor = cursor + String(continuing).utf8.count
     }
 

@@ -54,7 +54,9 @@ public enum JSONRPCMessage: Hashable, Sendable {
                 return .failure(DecodeFailure(id: id, error: .invalidRequest("'method' is not a string")))
             }
             let params = members["params"]
-            if let rawID = members["id"], rawID != .null {
+            // A message with a method and any `id` member is a request; `"id": null` is not a notification (LSP ids
+            // are numbers or strings), so it is refused with -32600 rather than silently never answered.
+            if members["id"] != nil {
                 guard let id else {
                     return .failure(DecodeFailure(id: nil, error: .invalidRequest("'id' is not a number or string")))
                 }

@@ -16,7 +16,8 @@ public struct ResponseError: Error, Hashable, Sendable {
     public static func invalidRequest(_ message: String) -> ResponseError { .init(code: -32600, message: message) }
     /// -32601: no handler for the method.
     public static func methodNotFound(_ method: String) -> ResponseError {
-        .init(code: -32601, message: "method not found: \(method)")
+        // The name is the client's text: a 10 MB name is not echoed back whole.
+        .init(code: -32601, message: "method not found: \(method.count > 200 ? method.prefix(200) + "…" : method)")
     }
     /// -32602: params that do not fit the method.
     public static func invalidParams(_ message: String) -> ResponseError { .init(code: -32602, message: message) }

@@ -39,6 +39,9 @@ public actor LanguageServer {
 
     private var running: [RequestID: Task<Result<ReplyPayload, ResponseError>, Never>] = [:]
     private var cancelled: Set<RequestID> = []
+    /// Requests read and not yet answered, by id (a count, as a client may repeat an id). Only these can be cancelled:
+    /// a cancellation for an id already answered or never sent must not mark a later request with that id.
+    private var unanswered: [RequestID: Int] = [:]
     private var nextOutgoingID = 1
     /// Server-side time per request, reported by `snippets/stats`.
     var requestTimings = RequestTimings()
@@ -96,6 +99,7 @@ public actor LanguageServer {
                     case .success(.notification("$/cancelRequest", let params)):
                         if let id = params?["id"].flatMap(RequestID.init) { await cancel(id) }
                     case .success(let message):
+                        if case .request(let id, _, _) = message { await noteUnanswered(id) }
                         queue.yield(.message(message, received: received))
                     case .failure(let failure):
                         queue.yield(.undecodable(failure))
@@ -184,9 +188,14 @@ public actor LanguageServer {
     /// `$/cancelRequest`: stops a running request (it is answered with -32800 when it ends) or marks a queued one
     /// so it is answered with -32800 without running.
     private func cancel(_ id: RequestID) {
-        if cancelled.count > 10_000 { cancelled.removeAll() }  // ids of requests already answered; bounded
+        guard unanswered[id] != nil else { return }
         cancelled.insert(id)
         running[id]?.cancel()
+    }
+
+    /// Counts a request the reader has queued.
+    private func noteUnanswered(_ id: RequestID) {
+        unanswered[id, default: 0] += 1
     }
 
     /// The one place a reply is written.
@@ -211,6 +220,7 @@ public actor LanguageServer {
     /// Called by both reply paths (`reply(to:with:)` and `reply(to:encoded:)`) right after the
     /// reply was written: bookkeeping for answered requests belongs here.
     private func answered(_ id: RequestID) {
+        if let count = unanswered[id] { unanswered[id] = count > 1 ? count - 1 : nil }
         if let request = arrivals.removeValue(forKey: id) {
             requestTimings.record(request.method, receivedAt: request.received)
         }

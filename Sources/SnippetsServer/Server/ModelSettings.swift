@@ -56,9 +56,15 @@ enum ModelSettings {
     /// A warning when the key variable `model` names is not set in `environment` (the server's own).
     static func environmentProblems(_ model: ModelConfiguration?, environment: [String: String]) -> [ServerSettings.Problem] {
         guard let variable = model?.apiKeyEnvironmentVariable, (environment[variable] ?? "").isEmpty else { return [] }
+        guard let name = ModelConfiguration.mentionableKeyVariable(variable) else {
+            return [problem(
+                "model.apiKeyEnvironmentVariable",
+                "names a variable that is not set in the server's environment; sending no key (if it holds the key "
+                    + "itself, put the key in an environment variable and give that variable's name here)")]
+        }
         return [problem(
             "model.apiKeyEnvironmentVariable",
-            "names \(variable), which is not set in the server's environment; sending no key")]
+            "names \(name), which is not set in the server's environment; sending no key")]
     }
 
     private static func problem(_ name: String, _ text: String) -> ServerSettings.Problem {

@@ -1,0 +1,61 @@
+import Foundation
+import SnippetsCore
+import Testing
+
+@testable import SnippetsModelClient
+@testable import SnippetsServer
+
+/// A model server that sends more than any chat completion could be: the reply is cut off at
+/// `ModelHTTP.maximumReplyBytes` (the server used to hold a whole gigabyte-sized reply until the deadline).
+@Suite struct ModelHostileReplyTests {
+    @Test func aReplyOverTheLimitIsCutOffAsASchemaMismatch() async throws {
+        let huge = String(repeating: "a", count: ModelHTTP.maximumReplyBytes + 1024)
+        let server = try FakeModelServer { request in
+            request.path == "/props" ? props(4096) : FakeModelServer.completion(huge)
+        }
+        let started = Date()
+        let error = await fault { () throws(AskModelError) in try await client(server, timeout: 20).searchWords(question: "q") }
+        #expect(error?.reasonCode == .modelSchemaMismatch, "\(String(describing: error))")
+        #expect(error?.description.contains("longer than 4 MB") == true, "\(String(describing: error))")
+        #expect(Date().timeIntervalSince(started) < 10, "the cut-off waited for the deadline")
+    }
+
+    @Test func aReplyJustUnderTheLimitIsStillRead() async throws {
+        let words = #"{"words":["invoice"]}"#
+        let padding = String(repeating: " ", count: ModelHTTP.maximumReplyBytes - 4096)
+        let server = try FakeModelServer { request in
+            request.path == "/props" ? props(4096) : FakeModelServer.completion(words + padding)
+        }
+        let model = client(server, timeout: 20)
+        let result = try await model.searchWords(question: "how do I chase an overdue invoice?")
+        #expect(result.contains("invoice"))
+    }
+
+    /// A key pasted where the variable's name belongs (and made of name characters) is not repeated in the 401 hint;
+    /// a variable that really holds a key is named.
+    @Test func theAuthHintNamesOnlyAVariableThatHoldsAKey() async throws {
+        let pasted = "sk_live_51HxQpZ2eKeyPastedAsName"
+        let server = try FakeModelServer { _ in .reply(status: 401, body: "{}") }
+        let unset = await fault { () throws(AskModelError) in
+            try await client(server, keyVariable: pasted).searchWords(question: "q")
+        }
+        #expect(unset?.reasonCode == .modelAuthRefused)
+        #expect(unset.map { !String(describing: $0).contains(pasted) } == true, "\(String(describing: unset))")
+        let set = await fault { () throws(AskModelError) in
+            try await client(server, keyVariable: "MY_KEY", environment: ["MY_KEY": "k-123"]).searchWords(question: "q")
+        }
+        #expect(set.map { String(describing: $0).contains("$MY_KEY") } == true, "\(String(describing: set))")
+    }
+
+    /// The unset-variable warnings name a conventional variable name, never a value that looks like a pasted key.
+    @Test func unsetKeyVariableWarningsDoNotRepeatAPastedKey() throws {
+        let pasted = "sk_live_51HxQpZ2eKeyPastedAsName"
+        for (variable, named) in [(pasted, false), ("OPENAI_API_KEY", true)] {
+            let configuration = ModelConfiguration(baseURL: URL(string: "http://127.0.0.1:9")!, apiKeyEnvironmentVariable: variable)
+            let warnings = ModelOptions.warnings(for: configuration, environment: [:])
+                + ModelSettings.environmentProblems(configuration, environment: [:]).map(\.message)
+            #expect(warnings.count == 2)
+            #expect(warnings.allSatisfy { $0.contains(variable) == named }, "\(warnings)")
+        }
+    }
+}

@@ -1,0 +1,27 @@
+// libFuzzer target: the snippet body grammar and its renderers (Sources/SnippetsCore/Body).
+import SnippetsCore
+
+/// Parses `data` as a snippet body and renders it every way the server does.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzBody(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    let text = String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self)
+    let parsed = SnippetBody.parse(text)
+    let body = parsed.body
+    _ = body.lspText()
+    _ = body.plainText()
+    _ = body.lspText(resolving: { $0 == "TM_FILENAME" ? "a$b}c.swift" : nil })
+    _ = body.plainText(resolving: { _ in "x" })
+    _ = body.hasSnippetSyntax
+    // What the server sends an editor reads back as the same tree and the same text (BodyParserTests' invariant):
+    // otherwise an editor would insert something other than what the library holds.
+    let serialized = body.lspText()
+    let reparsed = SnippetBody.parse(serialized).body
+    if reparsed != body || reparsed.lspText() != serialized {
+        fatalError("unstable round trip: \(text.debugDescription) -> \(serialized.debugDescription)")
+    }
+    let length = text.utf16.count
+    if !parsed.problems.allSatisfy({ $0.utf16Offset >= 0 && $0.utf16Offset <= length }) {
+        fatalError("a problem outside the body: \(text.debugDescription)")
+    }
+    return 0
+}
