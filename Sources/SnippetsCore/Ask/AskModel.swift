@@ -89,7 +89,7 @@ public struct PickRequest: Hashable, Sendable {
 
     /// The JSON Schema for constrained decoding of the reply: `status`, `cited` (only this question's ids), `note`.
     public var responseSchema: String {
-        let ids = candidateIDs.map(JSONText.quoted).joined(separator: ",")
+        let ids = candidateIDs.map(JSONStringLiteral.quoted).joined(separator: ",")
         return """
             {"type":"object","additionalProperties":false,"required":["status","cited","note"],\
             "properties":{"status":{"type":"string","enum":["answered","noneFit"]},\
@@ -146,10 +146,11 @@ public struct PickReply: Hashable, Sendable {
     }
 }
 
-/// Minimal JSON text helpers for the core, which builds a schema string without an encoder.
-enum JSONText {
-    /// `text` as a JSON string literal.
-    static func quoted(_ text: String) -> String {
+/// JSON string literals for text the core and the server assemble by hand (a per-question schema, an entry added
+/// to a snippet file) without an encoder.
+public enum JSONStringLiteral {
+    /// `text` as a JSON string literal, quotes included.
+    public static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -96,15 +96,15 @@ public enum SnippetFileEdit {
     static func entry(_ snippet: NewSnippet, indent: String, newline: String = "\n") -> String {
         let inner = indent + indent
         var lines = [
-            "\(indent)\(quoted(snippet.title)): {",
-            "\(inner)\"prefix\": \(quoted(snippet.trigger)),",
+            "\(indent)\(JSONStringLiteral.quoted(snippet.title)): {",
+            "\(inner)\"prefix\": \(JSONStringLiteral.quoted(snippet.trigger)),",
         ]
-        if let scope = snippet.scope, !scope.isEmpty { lines.append("\(inner)\"scope\": \(quoted(scope)),") }
-        let bodyLines = bodyLines(of: snippet.text).map(quoted).joined(separator: ", ")
+        if let scope = snippet.scope, !scope.isEmpty { lines.append("\(inner)\"scope\": \(JSONStringLiteral.quoted(scope)),") }
+        let bodyLines = bodyLines(of: snippet.text).map(JSONStringLiteral.quoted).joined(separator: ", ")
         var last = "\(inner)\"body\": [\(bodyLines)]"
         if let description = snippet.description, !description.isEmpty {
             lines.append(last + ",")
-            last = "\(inner)\"description\": \(quoted(description))"
+            last = "\(inner)\"description\": \(JSONStringLiteral.quoted(description))"
         }
         lines.append(last)
         lines.append("\(indent)}")
@@ -113,31 +113,7 @@ public enum SnippetFileEdit {
 
     /// The body array's lines: the text escaped for the snippet grammar (`\`, `$`, `}`), one string per line.
     static func bodyLines(of text: String) -> [String] {
-        var escaped = ""
-        for character in text {
-            if character == "\\" || character == "$" || character == "}" { escaped.append("\\") }
-            escaped.append(character)
-        }
-        return escaped.splitIntoLines()
-    }
-
-    /// A JSON string literal.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case let control where control.value < 0x20:
-                let hex = String(control.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        SnippetBody.escaped(text).splitIntoLines()
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {
