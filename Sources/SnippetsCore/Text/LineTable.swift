@@ -93,12 +93,7 @@ public struct LineTable: Sendable {
         var remaining = max(0, column)
         var offset = start
         for scalar in content.unicodeScalars {
-            let width: Int
-            switch encoding {
-            case .utf8: width = scalar.utf8.count
-            case .utf16: width = scalar.utf16.count
-            case .utf32: width = 1
-            }
+            let width = encoding.width(of: scalar)
             guard remaining >= width else { break }
             remaining -= width
             offset += scalar.utf8.count
@@ -122,12 +117,7 @@ extension LineTable {
         var remaining = count
         var result = start
         for scalar in slice(start..<text.utf8.count).unicodeScalars {
-            let width: Int
-            switch encoding {
-            case .utf8: width = scalar.utf8.count
-            case .utf16: width = scalar.utf16.count
-            case .utf32: width = 1
-            }
+            let width = encoding.width(of: scalar)
             guard remaining >= width else { break }
             remaining -= width
             result += scalar.utf8.count

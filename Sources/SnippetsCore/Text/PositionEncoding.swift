@@ -13,6 +13,15 @@ public enum PositionEncoding: String, Sendable, Codable, CaseIterable {
         }
     }
 
+    /// The number of code units `scalar` occupies in this encoding.
+    public func width(of scalar: Unicode.Scalar) -> Int {
+        switch self {
+        case .utf8: scalar.utf8.count
+        case .utf16: scalar.utf16.count
+        case .utf32: 1
+        }
+    }
+
     /// The number of code units `text` occupies in this encoding.
     public func length(of text: String) -> Int {
         length(of: text[...])

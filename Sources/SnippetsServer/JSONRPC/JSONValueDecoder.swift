@@ -163,17 +163,17 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let index = currentIndex
-        return try JSONValueDecoder.unbox(next(), as: type, codingPath: codingPath + [ElementKey(index)])
+        return try JSONValueDecoder.unbox(next(), as: type, codingPath: codingPath + [IndexKey(index)])
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
         let index = currentIndex
-        return try ValueDecoder(value: next(), codingPath: codingPath + [ElementKey(index)]).container(keyedBy: type)
+        return try ValueDecoder(value: next(), codingPath: codingPath + [IndexKey(index)]).container(keyedBy: type)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let index = currentIndex
-        return try ValueDecoder(value: next(), codingPath: codingPath + [ElementKey(index)]).unkeyedContainer()
+        return try ValueDecoder(value: next(), codingPath: codingPath + [IndexKey(index)]).unkeyedContainer()
     }
 
     mutating func superDecoder() throws -> any Decoder { throw JSONValueDecoder.Unsupported() }
@@ -211,16 +211,4 @@ private struct SingleContainer: SingleValueDecodingContainer {
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try JSONValueDecoder.unbox(value, as: type, codingPath: codingPath)
     }
-}
-
-/// An array position as a coding key.
-private struct ElementKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
-    init(_ index: Int) {
-        stringValue = "Index \(index)"
-        intValue = index
-    }
-    init?(stringValue: String) { return nil }
-    init?(intValue: Int) { self.init(intValue) }
 }

@@ -230,8 +230,8 @@ private func finite(_ value: Double, _ codingPath: [any CodingKey]) throws -> JS
     return .double(value)
 }
 
-/// An array position as a coding key.
-private struct IndexKey: CodingKey {
+/// An array position as a coding key (shared by `JSONValueEncoder` and `JSONValueDecoder`).
+struct IndexKey: CodingKey {
     var stringValue: String
     var intValue: Int?
     init(_ index: Int) {
