@@ -56,3 +56,14 @@ public struct SourceLocation: Hashable, Sendable {
         self.range = range
     }
 }
+
+extension SourceLocation {
+    /// `path:line` as people and compilers write it: the file's path (decoded from its `file://` URI) and the
+    /// 1-based line where the entry starts.
+    public var pathAndLine: String { Self.pathAndLine(uri: uri, line: range.start.line) }
+
+    /// `path:line` for a URI and a zero-based line.
+    public static func pathAndLine(uri: String, line: Int) -> String {
+        "\(LibraryPath.path(fromFileURI: uri)):\(line + 1)"
+    }
+}

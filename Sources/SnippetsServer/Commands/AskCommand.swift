@@ -65,7 +65,7 @@ public enum AskCommand: SnippetsCommand {
         if arguments.has("--json") {
             context.print(AskResponse(result, encoding: .utf16).jsonText())
         } else {
-            context.print(text(for: result, library: library))
+            context.print(text(for: result))
         }
         return exitStatus(for: result.status)
     }
@@ -79,21 +79,15 @@ public enum AskCommand: SnippetsCommand {
     }
 
     /// The answer, each cited snippet with `path:line`, then why (when not plainly answered).
-    static func text(for result: AskResult, library: SnippetLibrary) -> String {
+    static func text(for result: AskResult) -> String {
         var lines = [result.answer]
         if !result.citations.isEmpty { lines.append("") }
         for citation in result.citations {
-            lines.append("  \(citation.title)  \(place(of: citation.location, in: library))")
+            lines.append("  \(citation.title)  \(citation.location.pathAndLine)")
         }
         if let reason = result.reason {
             lines += ["", "\(result.status.rawValue) (\(reason.code.rawValue)): \(reason.message)"]
         }
         return lines.joined(separator: "\n")
-    }
-
-    /// `path:line` (1-based) of a snippet's entry.
-    static func place(of location: SourceLocation, in library: SnippetLibrary) -> String {
-        let path = library.files.first { $0.uri == location.uri }?.path ?? location.uri
-        return "\(path):\(location.range.start.line + 1)"
     }
 }

@@ -56,18 +56,12 @@ public enum SearchCommand: SnippetsCommand {
         }
         for (hit, snippet) in hits {
             let triggers = snippet.triggers.isEmpty ? "-" : snippet.triggers.joined(separator: ", ")
-            context.print("\(triggers)  \(snippet.title)  (\(hit.match))  \(displayLocation(snippet.location))")
+            context.print("\(triggers)  \(snippet.title)  (\(hit.match))  \(snippet.location.pathAndLine)")
         }
         if results.isIncomplete {
             context.print("(\(hits.count) of \(results.totalMatches) matches; use --limit for more)")
         }
         return 0
-    }
-
-    /// `path:line` with a 1-based line, the path decoded from the `file://` URI.
-    static func displayLocation(_ location: SourceLocation) -> String {
-        let path = URL(string: location.uri).flatMap { $0.isFileURL ? $0.path : nil } ?? location.uri
-        return "\(path):\(location.range.start.line + 1)"
     }
 
     /// The stable wire name of a match kind.
@@ -82,37 +76,21 @@ public enum SearchCommand: SnippetsCommand {
     }
 
     private struct JSONHit: Encodable {
-        struct Position: Encodable {
-            var line: Int
-            var character: Int
-        }
-        struct Range: Encodable {
-            var start: Position
-            var end: Position
-        }
-        struct Location: Encodable {
-            var uri: String
-            var range: Range
-        }
         var id: String
         var title: String
         var triggers: [String]
         var match: String
         var score: Double
-        var location: Location
+        /// Columns in UTF-16, as on every command line.
+        var location: LSPLocation
     }
 
     static func jsonText(_ hits: [(SearchHit, Snippet)]) -> String {
         let objects = hits.map { hit, snippet in
-            let range = snippet.location.range
-            return JSONHit(
+            JSONHit(
                 id: snippet.id.rawValue, title: snippet.title, triggers: snippet.triggers, match: wireName(hit.match),
                 score: (hit.score * 10_000).rounded() / 10_000,
-                location: .init(
-                    uri: snippet.location.uri,
-                    range: .init(
-                        start: .init(line: range.start.line, character: range.start.utf16Column),
-                        end: .init(line: range.end.line, character: range.end.utf16Column))))
+                location: LSPLocation(sourceLocation: snippet.location, in: .utf16))
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -215,8 +215,7 @@ public struct CompletionBuilder: Sendable {
     public static func documentation(for snippet: Snippet, language: String?) -> MarkupContent {
         var parts = [SnippetBody.parse(snippet.body).body.markdownPreview(language: language)]
         if let description = snippet.description, !description.isEmpty { parts.append(description) }
-        let path = LanguageServer.path(ofFileURI: snippet.location.uri) ?? snippet.location.uri
-        parts.append("`\(path):\(snippet.location.range.start.line + 1)`")
+        parts.append("`\(snippet.location.pathAndLine)`")
         return .markdown(parts.joined(separator: "\n\n"))
     }
 }

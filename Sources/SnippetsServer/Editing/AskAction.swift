@@ -47,8 +47,8 @@ enum AskAction {
             parts.append("(\(reason.message))")
         }
         if inserted, let best = response.citations.first {
-            let path = LanguageServer.path(ofFileURI: best.location.uri) ?? best.location.uri
-            parts.append("Inserted \"\(best.title)\" from \(path):\(best.location.range.start.line + 1).")
+            let place = SourceLocation.pathAndLine(uri: best.location.uri, line: best.location.range.start.line)
+            parts.append("Inserted \"\(best.title)\" from \(place).")
         }
         return parts.joined(separator: " ")
     }
