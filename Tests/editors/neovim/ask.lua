@@ -14,43 +14,9 @@ local step_timeout_ms = tonumber(os.getenv('SNIPPETS_TEST_STEP_MS') or '10000')
 
 local result = { ok = false, stage = 'start', nvim_version = tostring(vim.version()), notifications = {} }
 
-local function finish(ok, err)
-  result.ok = ok
-  result.error = err
-  local file = assert(io.open(result_path, 'w'))
-  file:write(vim.json.encode(result))
-  file:close()
-  vim.cmd('qall!')
-end
-
--- Runs `steps` in order; each returns true when done (polled every 20 ms, at most step_timeout_ms).
-local function run(steps)
-  local index, started, busy = 1, vim.uv.now(), false
-  local timer = assert(vim.uv.new_timer())
-  timer:start(0, 20, vim.schedule_wrap(function()
-    if index > #steps or busy then
-      return
-    end
-    local name, step = steps[index][1], steps[index][2]
-    result.stage = name
-    busy = true
-    local ok, done = pcall(step)
-    busy = false
-    if not ok then
-      timer:stop()
-      finish(false, name .. ': ' .. tostring(done))
-    elseif done then
-      index, started = index + 1, vim.uv.now()
-      if index > #steps then
-        timer:stop()
-        finish(true)
-      end
-    elseif vim.uv.now() - started > step_timeout_ms then
-      timer:stop()
-      finish(false, ('%s: timed out after %d ms (mode %s)'):format(name, step_timeout_ms, vim.api.nvim_get_mode().mode))
-    end
-  end))
-end
+local harness = dofile(vim.fs.joinpath(vim.fs.dirname(debug.getinfo(1, 'S').source:sub(2)), 'harness.lua'))
+  .new(result, result_path, step_timeout_ms)
+local finish, run = harness.finish, harness.run
 
 vim.notify = function(message, level)
   table.insert(result.notifications, message)

@@ -13,48 +13,9 @@ local step_timeout_ms = tonumber(os.getenv('SNIPPETS_TEST_STEP_MS') or '10000')
 
 local result = { ok = false, stage = 'start', nvim_version = tostring(vim.version()) }
 
-local function finish(ok, err)
-  result.ok = ok
-  result.error = err
-  result.lsp_log = vim.lsp.log.get_filename()
-  local file = assert(io.open(result_path, 'w'))
-  file:write(vim.json.encode(result))
-  file:close()
-  vim.cmd('qall!')
-end
-
--- Runs `steps` in order; each is a function that returns true when its work is done (it is polled every 20 ms
--- until then, for at most step_timeout_ms). Any error or timeout ends the run with the stage reached.
-local function run(steps)
-  local index, started, busy = 1, vim.uv.now(), false
-  local timer = assert(vim.uv.new_timer())
-  timer:start(0, 20, vim.schedule_wrap(function()
-    -- A step that waits (buf_request_sync runs vim.wait) lets this timer fire again inside it: skip those ticks
-    -- so no step runs twice or is skipped.
-    if index > #steps or busy then
-      return
-    end
-    local name, step = steps[index][1], steps[index][2]
-    result.stage = name
-    busy = true
-    local ok, done = pcall(step)
-    busy = false
-    if not ok then
-      timer:stop()
-      finish(false, name .. ': ' .. tostring(done))
-    elseif done then
-      index, started = index + 1, vim.uv.now()
-      if index > #steps then
-        timer:stop()
-        finish(true)
-      end
-    elseif vim.uv.now() - started > step_timeout_ms then
-      timer:stop()
-      finish(false, ('%s: timed out after %d ms (mode %s, line %q)'):format(
-        name, step_timeout_ms, vim.api.nvim_get_mode().mode, vim.api.nvim_get_current_line()))
-    end
-  end))
-end
+local harness = dofile(vim.fs.joinpath(vim.fs.dirname(debug.getinfo(1, 'S').source:sub(2)), 'harness.lua'))
+  .new(result, result_path, step_timeout_ms)
+local finish, run = harness.finish, harness.run
 
 vim.lsp.log.set_level('debug')
 

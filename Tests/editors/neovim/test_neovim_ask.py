@@ -4,17 +4,11 @@ see: the window's text, its highlights (byte columns, non-ASCII title), and the 
 
 from __future__ import annotations
 
-import json
-import os
 import pathlib
-import subprocess
 
-import pytest
+from lspkit import REPO_ROOT
+from nvimkit import run_script
 
-from lspkit import REPO_ROOT, server_binary
-from test_neovim import lsp_log, nvim_binary
-
-HERE = pathlib.Path(__file__).resolve().parent
 TITLE = "Überfällige Rechnung 😀 reminder"
 LIBRARY = """{
   "%s": {
@@ -41,34 +35,8 @@ def test_ask_window_insert_definition_cancel_and_save(tmp_path: pathlib.Path):
     library.mkdir()
     snippet_file = library / "t.code-snippets"
     snippet_file.write_text(LIBRARY, encoding="utf-8")
-    workdir = tmp_path / "work"
-    workdir.mkdir()
-    (workdir / ".snippets-root").write_text("")
-    result_path = tmp_path / "result.json"
-    env = {
-        **os.environ,
-        "SNIPPETS_LSP_BIN": server_binary(),
-        "SNIPPETS_TEST_LIBRARY": str(library),
-        "SNIPPETS_TEST_WORKDIR": str(workdir),
-        "SNIPPETS_TEST_RESULT": str(result_path),
-        "SNIPPETS_PLUGIN_DIR": str(REPO_ROOT / "editors" / "neovim"),
-        "XDG_STATE_HOME": str(tmp_path / "state"),
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-        "XDG_DATA_HOME": str(tmp_path / "data"),
-    }
-    env.pop("SNIPPETS_LIBRARY", None)
-    try:
-        run = subprocess.run(
-            [nvim_binary(), "--headless", "--clean", "-n", "-c", f"luafile {HERE / 'ask.lua'}"],
-            cwd=workdir, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=90,
-        )
-        output = run.stdout.decode(errors="replace") + run.stderr.decode(errors="replace")
-    except subprocess.TimeoutExpired as error:
-        output = f"nvim did not exit within 90 s: {error}"
-    if not result_path.exists():
-        pytest.fail(f"nvim wrote no result.\n--- nvim output ---\n{output}\n--- LSP log ---\n{lsp_log(tmp_path)}")
-    result = json.loads(result_path.read_text(encoding="utf-8"))
-    context = f"result: {json.dumps(result, ensure_ascii=False, indent=1)}\n--- LSP log ---\n{lsp_log(tmp_path)}"
+    result, context = run_script(
+        tmp_path, "ask.lua", library, {"SNIPPETS_PLUGIN_DIR": str(REPO_ROOT / "editors" / "neovim")})
     assert result["ok"], f"failed at stage {result['stage']!r}: {result.get('error')}\n{context}"
 
     # The window: the answer with the cited title highlighted at its byte columns (the server counted in the

@@ -1,0 +1,58 @@
+-- Shared by the headless Neovim test scripts: `finish` writes the observations and quits, `run` runs bounded steps
+-- in order. Load with `dofile(vim.fs.joinpath(vim.fs.dirname(debug.getinfo(1, 'S').source:sub(2)), 'harness.lua'))`.
+
+local M = {}
+
+--- A harness that writes `result` (the table a script fills with observations) as JSON to `result_path`.
+--- Each step may take at most `step_timeout_ms`.
+function M.new(result, result_path, step_timeout_ms)
+  local harness = {}
+
+  -- Records the outcome, writes the result and quits Neovim.
+  function harness.finish(ok, err)
+    result.ok = ok
+    result.error = err
+    result.lsp_log = vim.lsp.log.get_filename()
+    local file = assert(io.open(result_path, 'w'))
+    file:write(vim.json.encode(result))
+    file:close()
+    vim.cmd('qall!')
+  end
+
+  -- Runs `steps` ({name, function} pairs) in order; each returns true when its work is done (it is polled every
+  -- 20 ms until then, for at most step_timeout_ms). Any error or timeout ends the run with the stage reached.
+  function harness.run(steps)
+    local index, started, busy = 1, vim.uv.now(), false
+    local timer = assert(vim.uv.new_timer())
+    timer:start(0, 20, vim.schedule_wrap(function()
+      -- A step that waits (buf_request_sync runs vim.wait) lets this timer fire again inside it: skip those ticks
+      -- so no step runs twice or is skipped.
+      if index > #steps or busy then
+        return
+      end
+      local name, step = steps[index][1], steps[index][2]
+      result.stage = name
+      busy = true
+      local ok, done = pcall(step)
+      busy = false
+      if not ok then
+        timer:stop()
+        harness.finish(false, name .. ': ' .. tostring(done))
+      elseif done then
+        index, started = index + 1, vim.uv.now()
+        if index > #steps then
+          timer:stop()
+          harness.finish(true)
+        end
+      elseif vim.uv.now() - started > step_timeout_ms then
+        timer:stop()
+        harness.finish(false, ('%s: timed out after %d ms (mode %s, line %q)'):format(
+          name, step_timeout_ms, vim.api.nvim_get_mode().mode, vim.api.nvim_get_current_line()))
+      end
+    end))
+  end
+
+  return harness
+end
+
+return M
