@@ -18,41 +18,14 @@ import json
 import pathlib
 import random
 import re
-import select
 import statistics
 import sys
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "e2e"))
-from lspkit import REPO_ROOT, RawClient, parse_frames  # noqa: E402
+from lspkit import REPO_ROOT, RawClient  # noqa: E402
 
 DOC_URI = "file:///tmp/snippets-bench/bench.py"
-
-
-class BenchClient(RawClient):
-    """RawClient without the transcript: the tests keep every stdout byte (`stdout_bytes += chunk` copies the
-    whole transcript per read, which grows with the run and was counted in the round trip); here only the
-    unparsed tail is kept."""
-
-    def _pump(self, deadline: float) -> bool:
-        assert self.process.stdout is not None and self.process.stderr is not None
-        streams = [s for s in (self.process.stdout, self.process.stderr) if not s.closed]
-        remaining = deadline - time.monotonic()
-        if remaining <= 0 or not streams:
-            return False
-        ready, _, _ = select.select(streams, [], [], remaining)
-        for stream in ready:
-            chunk = os.read(stream.fileno(), 1 << 20)
-            if not chunk:
-                stream.close()
-                continue
-            if stream is self.process.stdout:
-                self._pending += chunk
-                messages, self._pending = parse_frames(self._pending)
-                self._inbox.extend(messages)
-            else:
-                self.stderr_bytes = (self.stderr_bytes + chunk)[-65536:]
-        return bool(ready)
 
 
 def real_triggers(corpora: pathlib.Path) -> list[str]:
@@ -131,7 +104,7 @@ def main() -> int:
     # One line per request: the prefix typed after some indentation, the cursor at its end.
     lines = ["    " + prefix for prefix in prefixes]
     lines += [f"# filler line {n} with a few words of text" for n in range(len(lines), arguments.lines)]
-    with BenchClient("serve") as client:
+    with RawClient("serve", keep_transcript=False) as client:
         started = time.perf_counter()
         client.initialize(
             capabilities={"textDocument": {"completion": {"completionItem": {"snippetSupport": True}}}},

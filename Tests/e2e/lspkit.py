@@ -165,9 +165,14 @@ def parse_frames(data: bytes) -> tuple[list[dict[str, Any]], bytes]:
 
 
 class RawClient:
-    """Drives `snippets-lsp` over real pipes one message at a time and keeps every stdout byte it saw."""
+    """Drives `snippets-lsp` over real pipes one message at a time and keeps every stdout byte it saw.
 
-    def __init__(self, *args: str, env: dict[str, str] | None = None, cwd: str | None = None):
+    With `keep_transcript=False` (benchmarks, load) it keeps only what is not parsed yet, and the last 64 KiB of
+    stderr: keeping every byte grows with the run and costs a copy of the whole transcript per read."""
+
+    def __init__(
+        self, *args: str, env: dict[str, str] | None = None, cwd: str | None = None, keep_transcript: bool = True
+    ):
         full_env = dict(os.environ)
         full_env.pop("SNIPPETS_LIBRARY", None)
         full_env.update(env or {})
@@ -179,6 +184,7 @@ class RawClient:
             env=full_env,
             cwd=cwd,
         )
+        self.keep_transcript = keep_transcript
         self.stdout_bytes = b""
         self.stderr_bytes = b""
         self._pending = b""
@@ -233,12 +239,15 @@ class RawClient:
                 continue
             progressed = True
             if stream is self.process.stdout:
-                self.stdout_bytes += chunk
+                if self.keep_transcript:
+                    self.stdout_bytes += chunk
                 self._pending += chunk
                 messages, self._pending = parse_frames(self._pending)
                 self._inbox.extend(messages)
-            else:
+            elif self.keep_transcript:
                 self.stderr_bytes += chunk
+            else:
+                self.stderr_bytes = (self.stderr_bytes + chunk)[-65536:]
         return progressed or bool(ready)
 
     def receive(self, predicate, timeout: float = TIMEOUT) -> dict[str, Any]:
