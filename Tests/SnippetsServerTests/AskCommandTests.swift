@@ -4,26 +4,9 @@ import Testing
 
 @testable import SnippetsServer
 
-/// Captured output of one command run.
-final class AskCapturedOutput: Sendable {
-    private let lock = NSLock()
-    nonisolated(unsafe) private var out = ""  // guarded by `lock`
-    nonisolated(unsafe) private var err = ""  // guarded by `lock`
-
-    var output: CommandOutput {
-        CommandOutput(
-            standardOutput: { text in self.lock.withLock { self.out += text } },
-            standardError: { text in self.lock.withLock { self.err += text } })
-    }
-    var standardOutput: String { lock.withLock { out } }
-    var standardError: String { lock.withLock { err } }
-}
-
 /// Runs `snippets-lsp ARGUMENTS` in-process.
 func runTool(_ arguments: [String]) async -> (status: Int32, out: String, err: String) {
-    let captured = AskCapturedOutput()
-    let status = await CommandLineTool.run(arguments: arguments, environment: ["HOME": "/nonexistent"], output: captured.output)
-    return (status, captured.standardOutput, captured.standardError)
+    await runCommand(arguments, environment: ["HOME": "/nonexistent"])
 }
 
 let exampleLibraryPath = packageRoot.appendingPathComponent("examples/library").path

@@ -3,29 +3,12 @@ import SnippetsCore
 import Testing
 @testable import SnippetsServer
 
-/// Collects what a command writes. @unchecked Sendable: every access goes through `lock`.
-final class CheckCapturedOutput: @unchecked Sendable {
-    private let lock = NSLock()
-    private var out = ""
-    private var err = ""
-
-    var output: CommandOutput {
-        CommandOutput(
-            standardOutput: { text in self.lock.withLock { self.out += text } },
-            standardError: { text in self.lock.withLock { self.err += text } })
-    }
-    var standardOutput: String { lock.withLock { out } }
-    var standardError: String { lock.withLock { err } }
-}
-
 @Suite struct CheckCommandTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/formats").path
 
     func check(_ arguments: [String], environment: [String: String] = [:]) async -> (status: Int32, out: String, err: String) {
-        let captured = CheckCapturedOutput()
-        let status = await CommandLineTool.run(arguments: ["check"] + arguments, environment: environment, output: captured.output)
-        return (status, captured.standardOutput, captured.standardError)
+        await runCommand(["check"] + arguments, environment: environment)
     }
 
     @Test func reportsEachFileEveryProblemAndASummary() async {

@@ -163,17 +163,3 @@ struct ProtocolTests {
         #expect(output.standardError.contains("unknown option '--bogus'"))
     }
 }
-
-/// Captures a command's output streams.
-final class CapturedOutput: Sendable {
-    private let lock = NSLock()
-    nonisolated(unsafe) private var out = ""
-    nonisolated(unsafe) private var err = ""
-    var standardOutput: String { lock.withLock { out } }
-    var standardError: String { lock.withLock { err } }
-    var output: CommandOutput {
-        CommandOutput(
-            standardOutput: { text in self.lock.withLock { self.out += text } },
-            standardError: { text in self.lock.withLock { self.err += text } })
-    }
-}

@@ -6,20 +6,8 @@ import Testing
 private func run(_ arguments: [String], environment: [String: String] = [:]) async -> (
     status: Int32, output: String, errors: String
 ) {
-    let output = Captured()
-    let errors = Captured()
-    let status = await CommandLineTool.run(
-        arguments: arguments, environment: environment,
-        output: CommandOutput(standardOutput: { output.append($0) }, standardError: { errors.append($0) }))
-    return (status, output.text, errors.text)
-}
-
-private final class Captured: @unchecked Sendable {
-    // Safe: commands run sequentially within one test; the lock guards against stray concurrent writes anyway.
-    private let lock = NSLock()
-    private var parts: [String] = []
-    func append(_ text: String) { lock.withLock { parts.append(text) } }
-    var text: String { lock.withLock { parts.joined() } }
+    let result = await runCommand(arguments, environment: environment)
+    return (result.status, result.out, result.err)
 }
 
 /// A temporary library folder with one VS Code snippet file and one SnipMate file.

@@ -1,0 +1,25 @@
+import Foundation
+@testable import SnippetsServer
+
+/// Collects what a command writes. @unchecked Sendable: every access to the text goes through `lock`.
+final class CapturedOutput: @unchecked Sendable {
+    private let lock = NSLock()
+    private var out = ""
+    private var err = ""
+
+    /// Streams that append to this capture.
+    var output: CommandOutput {
+        CommandOutput(
+            standardOutput: { text in self.lock.withLock { self.out += text } },
+            standardError: { text in self.lock.withLock { self.err += text } })
+    }
+    var standardOutput: String { lock.withLock { out } }
+    var standardError: String { lock.withLock { err } }
+}
+
+/// Runs `snippets-lsp ARGUMENTS` in-process: its exit status and both streams.
+func runCommand(_ arguments: [String], environment: [String: String] = [:]) async -> (status: Int32, out: String, err: String) {
+    let captured = CapturedOutput()
+    let status = await CommandLineTool.run(arguments: arguments, environment: environment, output: captured.output)
+    return (status, captured.standardOutput, captured.standardError)
+}
