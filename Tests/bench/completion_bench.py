@@ -23,7 +23,7 @@ import sys
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "e2e"))
-from lspkit import REPO_ROOT, RawClient  # noqa: E402
+from lspkit import REPO_ROOT, RawClient, cpu_seconds, memory_kib  # noqa: E402
 
 DOC_URI = "file:///tmp/snippets-bench/bench.py"
 
@@ -53,21 +53,6 @@ def real_triggers(corpora: pathlib.Path) -> list[str]:
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
-
-
-def peak_memory_kib(pid: int) -> dict[str, int]:
-    figures = {}
-    for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
-        name, _, value = line.partition(":")
-        if name in ("VmHWM", "VmRSS"):
-            figures[name] = int(value.split()[0])
-    return figures
-
-
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time the process has used so far."""
-    fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def items_of(reply: dict) -> list[dict]:
@@ -147,7 +132,7 @@ def main() -> int:
             item_counts.append(len(items_of(reply)))
 
         cpu_used = cpu_seconds(client.process.pid) - cpu_before
-        memory = peak_memory_kib(client.process.pid)
+        memory = memory_kib(client.process.pid)
         stats = client.call("snippets/stats").get("result") or {}
         client.shutdown_and_exit()
 

@@ -164,6 +164,24 @@ def parse_frames(data: bytes) -> tuple[list[dict[str, Any]], bytes]:
     return messages, data
 
 
+def memory_kib(pid: int) -> dict[str, int]:
+    """VmRSS (now) and VmHWM (peak) of process `pid`, in KiB."""
+    figures = {}
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            name, _, value = line.partition(":")
+            if name in ("VmRSS", "VmHWM"):
+                figures[name] = int(value.split()[0])
+    return figures
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time process `pid` has used so far."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class RawClient:
     """Drives `snippets-lsp` over real pipes one message at a time and keeps every stdout byte it saw.
 

@@ -9,24 +9,13 @@ from typing import Any
 
 import pytest
 
-from lspkit import REPO_ROOT, RawClient, parse_frames, write_library
+from lspkit import REPO_ROOT, RawClient, memory_kib, parse_frames, write_library  # noqa: F401 (memory_kib: re-exported)
 
 #: The shared corpora beside the repository (read in place, never copied).
 CORPORA = (REPO_ROOT / ".." / "shared" / "corpora").resolve()
 CORPUS_LIBRARIES = [CORPORA / "friendly-snippets", CORPORA / "vim-snippets", CORPORA / "personal"]
 
 DOC_URI = "file:///tmp/snippets-hostile/note.py"
-
-
-def memory_kib(pid: int) -> dict[str, int]:
-    """VmRSS (now) and VmHWM (peak) of process `pid`, in KiB."""
-    figures = {}
-    with open(f"/proc/{pid}/status", encoding="ascii") as status:
-        for line in status:
-            name, _, value = line.partition(":")
-            if name in ("VmRSS", "VmHWM"):
-                figures[name] = int(value.split()[0])
-    return figures
 
 
 def completion_params(line: int, character: int, uri: str = DOC_URI) -> dict[str, Any]:

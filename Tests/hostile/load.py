@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "e2e")]
-from hostilekit import DOC_URI, completion_params, memory_kib, open_document  # noqa: E402
-from lspkit import TIMEOUT, RawClient, frame  # noqa: E402
+from hostilekit import DOC_URI, completion_params, open_document  # noqa: E402
+from lspkit import TIMEOUT, RawClient, cpu_seconds, frame, memory_kib  # noqa: E402
 
 #: What the document holds: one prefix per line, each typed at the end of its line.
 PREFIXES = ["def", "for", "cl", "im", "if", "wh", "try", "pr", "ret", "inv", "sig", "lambda", "with", "from", "ma",
@@ -49,13 +49,6 @@ class LoadResult:
     memory: dict = field(default_factory=dict)
     cancellations: int = 0
     server_cpu_seconds: float = 0.0
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of process `pid` so far."""
-    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def build_messages(count: int, items: list[dict], rng: random.Random, offset: int = 0,
