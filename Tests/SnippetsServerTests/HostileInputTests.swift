@@ -6,20 +6,7 @@ import Testing
 /// What a hostile or broken client can send: the framer finds its footing again, refuses lengths it will not
 /// buffer, and a completion inside an enormous line costs what one inside a short line does.
 struct HostileInputTests {
-    /// Runs the framer over `input` in one piece and returns what it produced (bodies as text).
-    private func frames(_ input: [UInt8]) -> [String] {
-        var framer = MessageFramer()
-        framer.append(input)
-        var result: [String] = []
-        while let event = framer.next() {
-            switch event {
-            case .message(let body): result.append(String(decoding: body, as: UTF8.self))
-            case .malformedHeader(let reason): result.append("malformed: \(reason)")
-            }
-        }
-        return result
-    }
-
+    private func frames(_ input: [UInt8]) -> [String] { framedMessages(input) }
     private func frames(_ input: String) -> [String] { frames(Array(input.utf8)) }
 
     @Test func aBodyShorterThanItsHeaderSaidCostsOnlyThatMessage() {

@@ -2,21 +2,24 @@ import Testing
 
 @testable import SnippetsServer
 
+/// Runs the framer over `input` in one piece and returns what it produced (bodies as text, refused headers as
+/// "malformed: reason").
+func framedMessages(_ input: [UInt8]) -> [String] {
+    var framer = MessageFramer()
+    framer.append(input)
+    var result: [String] = []
+    while let event = framer.next() {
+        switch event {
+        case .message(let body): result.append(String(decoding: body, as: UTF8.self))
+        case .malformedHeader(let reason): result.append("malformed: \(reason)")
+        }
+    }
+    return result
+}
+
 /// Framing is a pure function over bytes: table-driven cases and a byte-at-a-time feed.
 struct MessageFramingTests {
-    /// Runs the framer over `input` in one piece and returns what it produced (bodies as text).
-    private func frames(_ input: String) -> [String] {
-        var framer = MessageFramer()
-        framer.append(Array(input.utf8))
-        var result: [String] = []
-        while let event = framer.next() {
-            switch event {
-            case .message(let body): result.append(String(decoding: body, as: UTF8.self))
-            case .malformedHeader(let reason): result.append("malformed: \(reason)")
-            }
-        }
-        return result
-    }
+    private func frames(_ input: String) -> [String] { framedMessages(Array(input.utf8)) }
 
     @Test(arguments: [
         ("Content-Length: 2\r\n\r\n{}", ["{}"]),
