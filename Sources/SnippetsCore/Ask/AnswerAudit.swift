@@ -62,7 +62,8 @@ public struct AnswerAudit: Sendable {
 
     let question: String
     let candidates: [SnippetEvidence]
-    let libraryTitles: [String]
+    /// The library's titles of two words or more, each with its words as `" w1 w2 "` (tokenized once per audit).
+    let libraryTitles: [(title: String, words: String)]
 
     /// An audit for answers to `question` that may cite only `candidates` (snippets of `library`).
     public init(question: String, candidates: [Snippet], library: SnippetLibrary) {
@@ -73,7 +74,12 @@ public struct AnswerAudit: Sendable {
         self.question = question
         self.candidates = evidence
         // Only titles of two words or more count as "named": a title like "for" is also an ordinary word.
-        self.libraryTitles = Array(Set(library.snippets.map(\.title).filter { AskText.words(in: $0).count >= 2 }))
+        var seen: Set<String> = []
+        self.libraryTitles = library.snippets.compactMap { snippet in
+            guard seen.insert(snippet.title).inserted else { return nil }
+            let words = AskText.words(in: snippet.title)
+            return words.count >= 2 ? (snippet.title, " " + words.joined(separator: " ") + " ") : nil
+        }
     }
 
     /// Every rule `draft` breaks; empty when it may be returned.
@@ -111,8 +117,7 @@ public struct AnswerAudit: Sendable {
             failures.append(.init(rule: .titlesAreCandidates, detail: "quoted \"\(quoted)\" is no candidate's title"))
         }
         let proseWords = " " + AskText.words(in: prose).joined(separator: " ") + " "
-        for title in libraryTitles where !candidateTitles.contains(title) {
-            let titleWords = " " + AskText.words(in: title).joined(separator: " ") + " "
+        for (title, titleWords) in libraryTitles where !candidateTitles.contains(title) {
             if proseWords.contains(titleWords) {
                 failures.append(.init(rule: .titlesAreCandidates, detail: "names \"\(title)\", which was not a candidate"))
             }
