@@ -136,7 +136,7 @@ final class TestClient: Sendable {
             pollInterval: .milliseconds(50),
             logError: { line in stderr.append(line) },
             now: { now },
-            environment: [:])
+            environment: ["XDG_STATE_HOME": testStateDirectory])
         let server = LanguageServer(transport: serverEnd, configuration: configuration, handlers: handlers)
         self.server = server
         serverRun = Task { await server.run() }
