@@ -103,6 +103,35 @@ import Testing
         #expect(try await ask(client, "the internet").citations.map(\.title) == ["Wifi password"])
     }
 
+    @Test func aDeclinedQuestionCanBeSavedAsASnippetDescribedByIt() async throws {
+        let client = TestClient(diskLibrary: [library])
+        try await client.initialize()
+        let uri = "file:///work/notes.md"
+        client.open(uri, language: "markdown", text: "\n")
+        let question = "how do I bake sourdough bread"
+        #expect(try await ask(client, question).status == "noMatch")
+        let empty: JSONValue = ["start": ["line": 0, "character": 0], "end": ["line": 0, "character": 0]]
+        let saved = try await client.result(
+            "workspace/executeCommand",
+            ["command": "snippets.saveSelection",
+             "arguments": [["textDocument": ["uri": .string(uri)], "range": empty, "description": .string(question)]]]
+        ).decode(SaveSelectionResult.self)
+        #expect(saved.title == question && saved.isInLibrary)
+        let answer = try await ask(client, question)
+        #expect(answer.citations.map(\.title) == [question])
+        let file = try String(contentsOfFile: library + "/saved.code-snippets", encoding: .utf8)
+        #expect(file.contains("\"body\": [\"$0\"],\n\t\t\"description\": \"how do I bake sourdough bread\""))
+        // Without a description an empty selection is still refused.
+        let refused = await client.request(
+            "workspace/executeCommand",
+            ["command": "snippets.saveSelection", "arguments": [["textDocument": ["uri": .string(uri)], "range": empty]]])
+        guard case .failure(let error)? = refused else {
+            Issue.record("an empty selection was saved")
+            return
+        }
+        #expect(error.message.contains("the selection is empty"))
+    }
+
     @Test func theLearningSettingMustBeABoolean() {
         let (settings, problems) = ServerSettings().applying(["learning": "no"])
         #expect(settings.learning)
