@@ -107,6 +107,22 @@ import Testing
         #expect(shape.diagnostics.map(\.code) == ["learned-shape", "learned-shape"])
     }
 
+    @Test func oversizedFilesAndWordsAreNotUsed() {
+        let long = String(repeating: "x", count: LearnedWords.maximumWordLength + 1)
+        let many = (0..<100).map { "word\($0)" }
+        let learned = LearnedWords(wordsBySnippet: [chase.id: [long, "café"] + many])
+        #expect(learned.words(for: chase.id).first == "café")
+        #expect(learned.words(for: chase.id).count == LearnedWords.maximumWordsPerSnippet)
+        let fileSystem = InMemoryFileSystem(files: [
+            "/lib/a.code-snippets": #"{"A": {"prefix": "a", "body": "b"}}"#,
+            "/lib/.snippets-learned.json": "{\"a.code-snippets\": {\"A\": [\"" + String(repeating: "y", count: LearnedWords.maximumFileSize) + "\"]}}",
+        ])
+        let library = LibraryLoader(fileSystem: fileSystem).load(paths: ["/lib"])
+        let loaded = LearnedWords.load(folders: ["/lib"], fileSystem: fileSystem, library: library)
+        #expect(loaded.isEmpty)
+        #expect(loaded.diagnostics.map(\.code) == ["learned-too-large"])
+    }
+
     @Test func loadingMatchesEntriesToSnippetsAndWarnsAboutGoneOnes() {
         let fileSystem = InMemoryFileSystem(files: [
             "/lib/personal.code-snippets": #"{"Unpaid account chase": {"prefix": "chase", "body": "Pay up"}}"#,

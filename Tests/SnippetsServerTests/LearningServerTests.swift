@@ -132,6 +132,13 @@ import Testing
         #expect(error.message.contains("the selection is empty"))
     }
 
+    @Test func serveNoLearningWinsOverTheSetting() async throws {
+        try "{\"office.code-snippets\": {\"Wifi password\": [\"internet\"]}}".write(toFile: learnedFile, atomically: true, encoding: .utf8)
+        let client = TestClient(diskLibrary: [library]) { $0.learningDisabled = true }
+        try await client.initialize(options: ["learning": true])
+        #expect(try await ask(client, "the internet").status == "noMatch")
+    }
+
     @Test func theLearningSettingMustBeABoolean() {
         let (settings, problems) = ServerSettings().applying(["learning": "no"])
         #expect(settings.learning)

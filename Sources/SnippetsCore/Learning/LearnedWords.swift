@@ -31,6 +31,10 @@ public struct LearnedWords: Sendable {
     public static let fileName = ".snippets-learned.json"
     /// The most words one snippet keeps; older words are kept, newer ones beyond this are dropped.
     public static let maximumWordsPerSnippet = 64
+    /// Longer words (a pasted paragraph) are not used.
+    public static let maximumWordLength = 64
+    /// A larger learned-words file is not read (it is an error): it cannot be a person's learned words.
+    public static let maximumFileSize = 1024 * 1024
 
     /// Learned words by snippet, each list as the file(s) have it (duplicates by stem removed).
     public private(set) var wordsBySnippet: [SnippetID: [String]]
@@ -49,7 +53,8 @@ public struct LearnedWords: Sendable {
         for (id, words) in wordsBySnippet {
             var seen: Set<String> = []
             var kept: [String] = []
-            for word in words {
+            for word in words where word.count <= Self.maximumWordLength {
+                guard kept.count < Self.maximumWordsPerSnippet else { break }
                 let stems = Self.stems(of: word)
                 guard !stems.isEmpty, seen.insert(stems.joined(separator: " ")).inserted else { continue }
                 kept.append(word)
@@ -190,7 +195,13 @@ extension LearnedWords {
         for folder in folders.map(LibraryPath.normalize) where seenFolders.insert(folder).inserted {
             let path = filePath(inFolder: folder)
             let uri = LibraryPath.fileURI(path)
-            guard case .file = fileSystem.item(at: path) else { continue }
+            guard case .file(let size) = fileSystem.item(at: path) else { continue }
+            guard size <= maximumFileSize else {
+                diagnostics.append(LibraryDiagnostic(
+                    uri: uri, position: .init(line: 0, asciiColumn: 0), severity: .error, code: "learned-too-large",
+                    message: "the learned-words file is \(size) bytes; the most read is \(maximumFileSize), so nothing in it is used"))
+                continue
+            }
             let bytes: [UInt8]
             do {
                 bytes = try fileSystem.contents(of: path)
@@ -213,7 +224,7 @@ extension LearnedWords {
                     continue
                 }
                 for snippet in matching {
-                    words[snippet.id, default: []] += entry.words.prefix(maximumWordsPerSnippet)
+                    words[snippet.id, default: []] += entry.words
                 }
             }
         }
