@@ -192,6 +192,12 @@ extension LearnedWords {
         var words: [SnippetID: [String]] = [:]
         var diagnostics: [LibraryDiagnostic] = []
         var seenFolders: Set<String> = []
+        // Snippets by file path and title, built once (a library may have thousands of files).
+        var byPathAndTitle: [String: [String: [SnippetID]]] = [:]
+        for file in library.files {
+            let path = LibraryPath.normalize(file.path)
+            for snippet in file.snippets { byPathAndTitle[path, default: [:]][snippet.title, default: []].append(snippet.id) }
+        }
         for folder in folders.map(LibraryPath.normalize) where seenFolders.insert(folder).inserted {
             let path = filePath(inFolder: folder)
             let uri = LibraryPath.fileURI(path)
@@ -214,17 +220,15 @@ extension LearnedWords {
             let parsed = parse(bytes, uri: uri)
             diagnostics += parsed.diagnostics
             for (entry, position) in zip(parsed.entries, parsed.locations) {
-                let filePath = LibraryPath.join(folder, entry.file)
-                let matching = library.files.filter { LibraryPath.normalize($0.path) == filePath }
-                    .flatMap(\.snippets).filter { $0.title == entry.title }
+                let matching = byPathAndTitle[LibraryPath.join(folder, entry.file)]?[entry.title] ?? []
                 guard !matching.isEmpty else {
                     diagnostics.append(LibraryDiagnostic(
                         uri: uri, position: position, severity: .warning, code: "learned-snippet-gone",
                         message: "learned words for \"\(entry.title)\" in \(entry.file): no such snippet in the library any more; they are not used (`snippets-lsp learn --forget --snippet` or delete the entry)"))
                     continue
                 }
-                for snippet in matching {
-                    words[snippet.id, default: []] += entry.words
+                for id in matching {
+                    words[id, default: []] += entry.words
                 }
             }
         }
