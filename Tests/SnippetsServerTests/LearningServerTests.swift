@@ -88,9 +88,10 @@ import Testing
 
     @Test func learningOffIgnoresLearnedWordsRefusesLearningAndLogsNoGaps() async throws {
         try "{\"office.code-snippets\": {\"Wifi password\": [\"internet\"]}}".write(toFile: learnedFile, atomically: true, encoding: .utf8)
-        let client = TestClient(diskLibrary: [library])
+        let client = TestClient(diskLibrary: [library]) { $0.environment = ["XDG_STATE_HOME": state] }
         try await client.initialize(options: ["learning": false])
         #expect(try await ask(client, "the internet").status == "noMatch")
+        #expect(GapLog(environment: ["XDG_STATE_HOME": state]).gaps().isEmpty)
         let chase = try #require(await client.server.snapshot.library.snippets.first { $0.title == "Unpaid account chase" })
         guard case .failure(let error)? = await learn(client, "a café still owes me money", id: chase.id.rawValue) else {
             Issue.record("learning while switched off")
