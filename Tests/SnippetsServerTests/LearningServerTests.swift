@@ -140,6 +140,12 @@ import Testing
         #expect(try await ask(client, "the internet").status == "noMatch")
     }
 
+    @Test func aChangedLearnedFileIsNoticedByThePeriodicCheck() throws {
+        // Clients that cannot watch files rely on the stamps: the hidden learned-words file must be among them.
+        try "{}".write(toFile: learnedFile, atomically: true, encoding: .utf8)
+        #expect(DiskStamps.stamps(under: [library]).keys.contains(learnedFile))
+    }
+
     @Test func theLearningSettingMustBeABoolean() {
         let (settings, problems) = ServerSettings().applying(["learning": "no"])
         #expect(settings.learning)
