@@ -59,6 +59,27 @@ import Testing
         #expect(unknown.message.hasPrefix("Nothing learned: no snippet has the identifier"))
     }
 
+    @Test func completionIsTheSameBeforeAndAfterLearning() async throws {
+        let client = TestClient(diskLibrary: [library])
+        try await client.initialize()
+        let uri = "file:///work/notes.md"
+        client.open(uri, language: "markdown", text: "café\nchase\nowes")
+        func labels() async throws -> [[String]] {
+            var result: [[String]] = []
+            for line in 0..<3 {
+                let list = try await client.complete(uri, line: line, character: line == 1 ? 5 : 4)
+                result.append(list.items.map(\.label))
+            }
+            return result
+        }
+        let before = try await labels()
+        let chase = try #require(await client.server.snapshot.library.snippets.first { $0.title == "Unpaid account chase" })
+        _ = try await learn(client, "a café still owes me money", id: chase.id.rawValue)?.get()
+        #expect(await client.server.snapshot.learned.isEmpty == false)
+        #expect(try await labels() == before)
+        #expect(before[0].isEmpty && before[2].isEmpty)
+    }
+
     @Test func aHandEditOfTheLearnedFileIsPickedUpAndKept() async throws {
         let hand = "{\n  // mine\n  \"office.code-snippets\": {\"Wifi password\": [\"internet\"]}\n}\n"
         try hand.write(toFile: learnedFile, atomically: true, encoding: .utf8)
