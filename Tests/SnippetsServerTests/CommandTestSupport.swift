@@ -17,8 +17,15 @@ final class CapturedOutput: @unchecked Sendable {
     var standardError: String { lock.withLock { err } }
 }
 
-/// Runs `snippets-lsp ARGUMENTS` in-process: its exit status and both streams.
+/// Where tests keep state (`XDG_STATE_HOME`: the gap log), never the real home's.
+let testStateDirectory = FileManager.default.temporaryDirectory
+    .appendingPathComponent("snippets-lsp-tests-\(ProcessInfo.processInfo.processIdentifier)/state").path
+
+/// Runs `snippets-lsp ARGUMENTS` in-process: its exit status and both streams. `XDG_STATE_HOME` is
+/// `testStateDirectory` unless the environment names one.
 func runCommand(_ arguments: [String], environment: [String: String] = [:]) async -> (status: Int32, out: String, err: String) {
+    var environment = environment
+    if environment["XDG_STATE_HOME"] == nil { environment["XDG_STATE_HOME"] = testStateDirectory }
     let captured = CapturedOutput()
     let status = await CommandLineTool.run(arguments: arguments, environment: environment, output: captured.output)
     return (status, captured.standardOutput, captured.standardError)

@@ -117,7 +117,8 @@ final class TestClient: Sendable {
     /// `diskLibrary`: load these real paths from disk instead of `library` (tests that write files).
     init(
         library: TestLibrary = TestLibrary(), polling: Bool = false, handlers: RequestHandlerRegistry = .standard,
-        now: Date = Date(timeIntervalSince1970: 1_700_000_000), diskLibrary: [String]? = nil
+        now: Date = Date(timeIntervalSince1970: 1_700_000_000), diskLibrary: [String]? = nil,
+        configure: (inout ServerConfiguration) -> Void = { _ in }
     ) {
         let (client, serverEnd) = InMemoryTransport.pair()
         transport = client
@@ -129,14 +130,15 @@ final class TestClient: Sendable {
         let load: @Sendable ([String], [String]) -> SnippetLibrary = { paths, roots in
             fromDisk ? LibraryPaths(paths: paths, source: .flags).load(workspaceRoots: roots) : library.load(paths)
         }
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             defaultLibraryPaths: diskLibrary ?? ["/lib"],
             loadLibrary: load,
             libraryStamps: stamps,
             pollInterval: .milliseconds(50),
             logError: { line in stderr.append(line) },
             now: { now },
-            environment: [:])
+            environment: ["XDG_STATE_HOME": testStateDirectory])
+        configure(&configuration)
         let server = LanguageServer(transport: serverEnd, configuration: configuration, handlers: handlers)
         self.server = server
         serverRun = Task { await server.run() }

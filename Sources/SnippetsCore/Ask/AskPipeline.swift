@@ -21,18 +21,24 @@ public struct AskPipeline: Sendable {
     public let index: TokenIndex
     public let model: (any AskModel)?
     public let picker: CandidatePicker
+    /// Words the user taught (see `LearnedWords`): a separate input, counted like each snippet's description.
+    public let learned: LearnedWords
 
     /// A pipeline over `library`, searching `index` (built from the same library).
-    public init(library: SnippetLibrary, index: TokenIndex, model: (any AskModel)? = nil, picker: CandidatePicker = .init()) {
+    public init(
+        library: SnippetLibrary, index: TokenIndex, model: (any AskModel)? = nil, picker: CandidatePicker = .init(),
+        learned: LearnedWords = .none
+    ) {
         self.library = library
         self.index = index
         self.model = model
         self.picker = picker
+        self.learned = learned
     }
 
     /// A pipeline that builds its own index of `library`.
-    public init(library: SnippetLibrary, model: (any AskModel)? = nil, picker: CandidatePicker = .init()) {
-        self.init(library: library, index: TokenIndex(library: library), model: model, picker: picker)
+    public init(library: SnippetLibrary, model: (any AskModel)? = nil, picker: CandidatePicker = .init(), learned: LearnedWords = .none) {
+        self.init(library: library, index: TokenIndex(library: library), model: model, picker: picker, learned: learned)
     }
 
     /// The answer to `request`. Never fails for a reason a person should see: every outcome is a status with a reason.
@@ -70,7 +76,10 @@ public struct AskPipeline: Sendable {
         }
 
         // Retrieval: real snippets only, each looked up again by its identifier on the way out.
-        let hits = index.search(terms: terms, language: language, limit: limit).hits
+        let taught = learnedMatches(for: terms, language: language)
+        let hits = taught.isEmpty
+            ? index.search(terms: terms, language: language, limit: limit).hits
+            : hitsCountingLearned(taught, terms: terms, language: language, limit: limit)
         let candidates = hits.compactMap { hit -> Snippet? in
             guard let snippet = library.snippet(withID: hit.snippetID),
                 library.applies(snippet, toLanguage: language)
@@ -79,7 +88,11 @@ public struct AskPipeline: Sendable {
         }
         try Self.checkCancellation()
         let candidateEntries = candidates.map(AskCandidate.init)
-        let evidence = candidates.map(SnippetEvidence.init)
+        let evidence = candidates.map { snippet in
+            var evidence = SnippetEvidence(snippet)
+            evidence.learnedStems = taught[snippet.id] ?? []
+            return evidence
+        }
         let audit = AnswerAudit(question: question, evidence: evidence, library: library)
 
         guard !candidates.isEmpty else {
@@ -184,12 +197,14 @@ public struct AskPipeline: Sendable {
             // Snippets that contain the word, plus those scoped to a language of that name (see `SnippetEvidence.stems`).
             let scoped = inScope.lazy.filter { $0.scopes.contains(word.word) || $0.scopes.contains(word.stem) }.count
             let containing = index.search(terms: word.forms, language: language, limit: 1).totalMatches
+                + learnedDocumentFrequency(of: word.stem, in: candidates)
             return CandidatePicker.weight(documentFrequency: min(containing + scoped, inScope.count), snippetCount: inScope.count)
         }
         let supports = picker.supports(for: weighed, weights: weights, candidates: candidates)
         let picked = picker.picks(from: supports).compactMap { id in candidates.first { $0.snippet.id == id }?.snippet }
         guard !picked.isEmpty else { return nil }
-        let draft = AnswerComposer.naming(picked)
+        var draft = AnswerComposer.naming(picked, note: Self.learnedNote(words: weighed, picked: picked, candidates: candidates))
+        if !audit.failures(of: draft).isEmpty { draft = AnswerComposer.naming(picked) }
         let failures = audit.failures(of: draft)
         guard failures.isEmpty else {
             // Cannot happen by construction; if it ever does, naming nothing is the safe answer.

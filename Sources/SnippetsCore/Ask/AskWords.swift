@@ -35,6 +35,9 @@ struct SnippetEvidence: Sendable {
     let instructionSentences: [String]
     /// Body sentences that do not.
     let trustedBodySentences: [String]
+    /// Stems the user taught for this snippet that count for this question (see `LearnedWords`): counted like
+    /// the description, never shown to a model and never evidence for numbers.
+    var learnedStems: Set<String> = []
 
     init(_ snippet: Snippet) {
         self.snippet = snippet
@@ -56,6 +59,11 @@ struct SnippetEvidence: Sendable {
     /// The stems a snippet is about: those of its trusted text, plus its language scopes (a `python` snippet is
     /// about Python even when its text never says so).
     var stems: Set<String> {
+        ownStems.union(learnedStems)
+    }
+
+    /// The stems of the snippet's own text and scopes, without learned ones.
+    var ownStems: Set<String> {
         Set(AskWords.tokens(in: trustedText).map(AskWords.stem)).union(snippet.scopes.map { $0.lowercased() })
     }
 

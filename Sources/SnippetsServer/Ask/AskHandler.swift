@@ -29,7 +29,8 @@ public enum AskHandler: RequestHandler {
             throw ResponseError(code: -32803, message: "snippets/ask: the snippet library is still loading; ask again in a moment")
         }
         let pipeline = AskPipeline(
-            library: snapshot.library, index: snapshot.index ?? TokenIndex(library: snapshot.library), model: model)
+            library: snapshot.library, index: snapshot.index ?? TokenIndex(library: snapshot.library), model: model,
+            learned: snapshot.learned)
         let token = params.workDoneToken
         if let token {
             await context.notify(
@@ -47,6 +48,11 @@ public enum AskHandler: RequestHandler {
             throw error
         }
         if let token { await context.notify("$/progress", WorkDoneProgress(token: token, value: .init(kind: "end"))) }
+        if GapLog.isGap(result), await context.server.isLearning,
+            let problem = GapLog(environment: context.configuration.environment).record(request.question)
+        {
+            await context.server.log(problem)
+        }
         return AskResponse(result, encoding: context.positionEncoding)
     }
 }

@@ -7,7 +7,8 @@ public enum AskCommand: SnippetsCommand {
     public static let name = "ask"
     public static let summary = "Answer a question from your snippets, citing only snippets that exist"
     public static let help = """
-        Usage: snippets-lsp ask QUESTION [--library PATH]... [--language ID] [--limit N] [--json] [--model-url URL ...]
+        Usage: snippets-lsp ask QUESTION [--library PATH]... [--language ID] [--limit N] [--json] [--no-learning]
+                                [--model-url URL ...]
 
         Searches the snippet library for the question's words and names the snippets that answer it, each with
         `file:line`. Every title in the answer is a real snippet's exact title; when nothing fits it says so.
@@ -20,6 +21,8 @@ public enum AskCommand: SnippetsCommand {
           --language ID    Search only snippets for this language (plus global ones), e.g. `swift`.
           --limit N        How many candidate snippets to look at (1 to 50, default 8).
           --json           Print exactly the `snippets/ask` result (protocol/snippets-ask.md), offsets in UTF-16.
+          --no-learning    Ignore learned words (`snippets-lsp learn`) and do not log an unanswered question in
+                           the gap log (`snippets-lsp gaps`).
           -h, --help       Show this help.
 
         A language model (optional; every answer is checked the same way with or without one):
@@ -36,7 +39,7 @@ public enum AskCommand: SnippetsCommand {
         let modelConfiguration: ModelConfiguration?
         do {
             arguments = try ParsedArguments(
-                context.arguments, options: ModelOptions.names.union(["--library", "--language", "--limit"]), flags: ["--json"])
+                context.arguments, options: ModelOptions.names.union(["--library", "--language", "--limit"]), flags: ["--json", "--no-learning"])
             guard !arguments.positionals.isEmpty else { throw ArgumentError.missingArgument("QUESTION") }
             modelConfiguration = try ModelOptions.configuration(from: arguments)
             request = AskRequest(
@@ -57,7 +60,12 @@ public enum AskCommand: SnippetsCommand {
                 context.printError("snippets-lsp ask: \(warning)")
             }
             let model = ModelOptions.model(for: modelConfiguration, environment: context.environment)
-            result = try await AskPipeline(library: library, model: model).answer(request)
+            let learning = !arguments.has("--no-learning")
+            let learned = learning ? LearnedWordsStore.load(paths: paths.paths, library: library) : .none
+            result = try await AskPipeline(library: library, model: model, learned: learned).answer(request)
+            if learning, GapLog.isGap(result), let problem = GapLog(environment: context.environment).record(request.question) {
+                context.printError("snippets-lsp ask: \(problem)")
+            }
         } catch {
             context.printError("snippets-lsp ask: cancelled")
             return 1

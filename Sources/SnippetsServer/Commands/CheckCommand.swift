@@ -11,7 +11,9 @@ public enum CheckCommand: SnippetsCommand {
         Loads the snippet library and prints, for each file, how many snippets it holds and every problem found in
         it as `file:line:col: severity: message` (line and column count from 1; columns count UTF-8 bytes, as
         compilers do), then a summary: `N snippets in M files, K problems` (K counts errors and warnings; notes,
-        such as a SnipMate backtick expression that was not run, are counted after it).
+        such as a SnipMate backtick expression that was not run, are counted after it). Each library folder's
+        learned-words file (.snippets-learned.json, see `snippets-lsp learn`) is checked too: a syntax error is an
+        error, an entry whose snippet is gone a warning.
 
         Options:
           --library PATH   A snippet file or directory; repeat for several. Without it: the paths in
@@ -36,7 +38,8 @@ public enum CheckCommand: SnippetsCommand {
         }
         let paths = LibraryPaths.resolve(flags: arguments.values("--library"), environment: context.environment)
         let library = paths.load()
-        let report = CheckReport(library: library, paths: paths)
+        let learned = LearnedWordsStore.load(paths: paths.paths, library: library)
+        let report = CheckReport(library: library, paths: paths, learnedWordsDiagnostics: learned.diagnostics)
         if arguments.has("--json") {
             context.print(report.json())
         } else {
@@ -90,7 +93,7 @@ struct CheckReport: Encodable {
     var diagnostics: [Diagnostic]
     var totals: Totals
 
-    init(library snippetLibrary: SnippetLibrary, paths: LibraryPaths) {
+    init(library snippetLibrary: SnippetLibrary, paths: LibraryPaths, learnedWordsDiagnostics: [LibraryDiagnostic] = []) {
         library = Library(paths: paths.paths, source: paths.source.rawValue)
         func count(_ diagnostics: [LibraryDiagnostic], _ severity: LibraryDiagnostic.Severity) -> Int {
             diagnostics.filter { $0.severity == severity }.count
@@ -101,7 +104,7 @@ struct CheckReport: Encodable {
                 errors: count(file.diagnostics, .error), warnings: count(file.diagnostics, .warning),
                 notes: count(file.diagnostics, .note))
         }
-        let all = snippetLibrary.diagnostics
+        let all = snippetLibrary.diagnostics + learnedWordsDiagnostics
         diagnostics = all.map { diagnostic in
             Diagnostic(
                 path: LibraryPath.path(fromFileURI: diagnostic.uri), uri: diagnostic.uri, line: diagnostic.position.line + 1,

@@ -51,6 +51,8 @@ public enum CommandLineTool {
         CheckCommand.self,
         SearchCommand.self,
         AskCommand.self,
+        LearnCommand.self,
+        GapsCommand.self,
         EvalCommand.self,
         BenchCommand.self,
     ]

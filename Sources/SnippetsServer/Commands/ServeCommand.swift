@@ -7,13 +7,15 @@ public enum ServeCommand: SnippetsCommand {
     public static let name = "serve"
     public static let summary = "speak LSP on stdin/stdout (the default)"
     public static let help = """
-        Usage: snippets-lsp [serve] [--library PATH]... [--model-url URL ...]
+        Usage: snippets-lsp [serve] [--library PATH]... [--no-learning] [--model-url URL ...]
 
         Speaks the Language Server Protocol on stdin/stdout. Logs go to stderr.
 
         Options:
           --library PATH   a snippet file or directory; repeat for several. The editor's `snippets.libraries`
                            setting overrides these.
+          --no-learning    ignore learned words (.snippets-learned.json), refuse snippets.learn and keep no gap
+                           log, whatever the editor's `snippets.learning` setting says
           --help           show this help
 
         A language model behind snippets/ask (the editor's `snippets.model` setting overrides these):
@@ -30,7 +32,7 @@ public enum ServeCommand: SnippetsCommand {
         let arguments: ParsedArguments
         let model: ModelConfiguration?
         do {
-            arguments = try ParsedArguments(context.arguments, options: ModelOptions.names.union(["--library"]), flags: [])
+            arguments = try ParsedArguments(context.arguments, options: ModelOptions.names.union(["--library"]), flags: ["--no-learning"])
             model = try ModelOptions.configuration(from: arguments)
         } catch {
             context.printError("snippets-lsp serve: \(error)\n\n\(help)")
@@ -42,6 +44,7 @@ public enum ServeCommand: SnippetsCommand {
         }
         var configuration = configuration(libraryFlags: arguments.values("--library"), context: context)
         configuration.defaultModel = model
+        configuration.learningDisabled = arguments.has("--no-learning")
         let server = LanguageServer(transport: StandardIOTransport(), configuration: configuration)
         return await server.run()
     }

@@ -92,7 +92,11 @@ enum SaveSelection {
             throw refusal("\(arguments.textDocument.uri) is not open")
         }
         let text = AskTarget.selectedText(in: LineTable(document.text), range: arguments.range, encoding: context.positionEncoding)
-        guard text.contains(where: { !$0.isWhitespace }) else { throw refusal("the selection is empty") }
+        // An empty selection with a description is "Save a snippet for this question" after a declined ask: an empty
+        // body, named after the question, found by the next ask through its description.
+        let description = arguments.description?.trimmingWhitespace().nonEmpty
+        let hasText = text.contains(where: { !$0.isWhitespace })
+        guard hasText || description != nil else { throw refusal("the selection is empty") }
         let path = try destination(settings: context.settings, libraryPaths: await context.server.libraryPaths)
         let library = context.library.library
         let scope = ["plaintext", "text", ""].contains(document.languageID) ? nil : document.languageID
@@ -108,13 +112,12 @@ enum SaveSelection {
                 throw refusal("the trigger \"\(givenTrigger)\" is already used by \"\(other.title)\"; choose another")
             }
         }
-        let description = arguments.description?.trimmingWhitespace().nonEmpty
         var chosen = NewSnippet(title: "", trigger: "", text: text, scope: scope, description: description)
         do {
             try writer.update(path) { original throws(SnippetFileEditError) in
                 // Derived names step around whatever the fresh bytes hold; given names are refused on a clash.
                 let existing = SnippetFileEdit.entries(in: original)
-                chosen.title = givenTitle ?? unique(derivedTitle(from: text), separator: " ") { existing.titles.contains($0) }
+                chosen.title = givenTitle ?? unique(derivedTitle(from: hasText ? text : description ?? ""), separator: " ") { existing.titles.contains($0) }
                 chosen.trigger = givenTrigger ?? unique(derivedTrigger(from: chosen.title)) { existing.triggers.contains($0) || clashes($0) }
                 return try SnippetFileEdit.adding(chosen, to: original)
             }

@@ -111,9 +111,11 @@ public enum SnippetFileEdit {
         return lines.joined(separator: newline)
     }
 
-    /// The body array's lines: the text escaped for the snippet grammar (`\`, `$`, `}`), one string per line.
+    /// The body array's lines: the text escaped for the snippet grammar (`\`, `$`, `}`), one string per line. No
+    /// text (a snippet saved for a question, to be written later) is `$0`: an empty body would not load.
     static func bodyLines(of text: String) -> [String] {
-        SnippetBody.escaped(text).splitIntoLines()
+        guard !text.isEmpty else { return ["$0"] }
+        return SnippetBody.escaped(text).splitIntoLines()
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {

@@ -1,11 +1,11 @@
 import SnippetsCore
 
 /// `workspace/executeCommand`: `snippets.ask` (answer shown with `window/showMessage`, the best cited snippet
-/// inserted when a range is given) and `snippets.saveSelection`. See `protocol/snippets-commands.md`.
+/// inserted when a range is given), `snippets.saveSelection` and `snippets.learn`. See `protocol/snippets-commands.md`.
 public enum ExecuteCommandHandler: RequestHandler {
     public static let method = "workspace/executeCommand"
     public static var serverCapabilities: [String: JSONValue] {
-        ["executeCommandProvider": ["commands": [.string(AskAction.command), .string(SaveSelection.command)]]]
+        ["executeCommandProvider": ["commands": [.string(AskAction.command), .string(SaveSelection.command), .string(LearnAction.command)]]]
     }
 
     public static func handle(_ params: ExecuteCommandParams, context: RequestContext) async throws -> JSONValue {
@@ -15,6 +15,8 @@ public enum ExecuteCommandHandler: RequestHandler {
             return try JSONValue(encoding: try await AskAction.execute(decode(argument, params.command), context: context))
         case SaveSelection.command:
             return try JSONValue(encoding: try await SaveSelection.execute(decode(argument, params.command), context: context))
+        case LearnAction.command:
+            return try JSONValue(encoding: try await LearnAction.execute(decode(argument, params.command), context: context))
         default:
             throw ResponseError.invalidParams("workspace/executeCommand: unknown command '\(params.command)'")
         }

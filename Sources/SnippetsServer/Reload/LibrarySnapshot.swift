@@ -9,14 +9,17 @@ public struct LibrarySnapshot: Sendable {
     public let index: TokenIndex?
     /// Counts loads, starting at 0 for the empty snapshot.
     public let generation: Int
+    /// What the user taught ask (see `LearnedWords`); `.none` while learning is off.
+    public let learned: LearnedWords
     /// Bodies as completion renders them, filled on first use (they belong to this library, so a reload starts
     /// afresh).
     public let renderedBodies = RenderedBodies()
 
-    public init(library: SnippetLibrary, index: TokenIndex?, generation: Int) {
+    public init(library: SnippetLibrary, index: TokenIndex?, generation: Int, learned: LearnedWords = .none) {
         self.library = library
         self.index = index
         self.generation = generation
+        self.learned = learned
     }
 
     /// Before the first load.

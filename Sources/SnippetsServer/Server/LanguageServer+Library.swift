@@ -13,6 +13,9 @@ extension LanguageServer {
         libraryPaths + workspaceFolders.map { ($0 as NSString).appendingPathComponent(".vscode") }
     }
 
+    /// Whether ask learns: the `learning` setting, unless `serve --no-learning` switched it off.
+    var isLearning: Bool { settings.learning && !configuration.learningDisabled }
+
     private static func expandingTilde(_ path: String) -> String {
         (path as NSString).expandingTildeInPath
     }
@@ -27,12 +30,15 @@ extension LanguageServer {
         let paths = libraryPaths
         let workspaceRoots = workspaceFolders
         let loader = configuration.loadLibrary
+        let loadLearned = isLearning ? configuration.loadLearnedWords : nil
         var lastGood = self.lastGood
         let generation = snapshot.generation + 1
         reloadTask = Task.detached(priority: .utility) {
             let loaded = loader(paths, workspaceRoots)
             let served = lastGood.serving(loaded)
-            let snapshot = LibrarySnapshot(library: served, index: TokenIndex(library: served), generation: generation)
+            let learned = loadLearned?(paths, served) ?? .none
+            let snapshot = LibrarySnapshot(
+                library: served, index: TokenIndex(library: served), generation: generation, learned: learned)
             await self.install(snapshot, lastGood: lastGood, loaded: loaded)
         }
     }
@@ -54,7 +60,7 @@ extension LanguageServer {
             summary += "; \(broken) \(broken == 1 ? "file has" : "files have") errors (the last good snippets of each stay in service)"
         }
         log(summary, toClient: true)
-        let problems = loaded.diagnostics
+        let problems = loaded.diagnostics + newSnapshot.learned.diagnostics
         for problem in problems.prefix(Self.loggedProblemLimit) {
             let path = Self.path(ofFileURI: problem.uri) ?? problem.uri
             log("\(path):\(problem.position.line + 1):\(problem.position.utf8Column + 1): \(problem.severity.rawValue): \(problem.message) [\(problem.code)]")

@@ -90,7 +90,7 @@ extension LanguageServer {
         if newSettings.model != settings.model {
             problems += ModelSettings.environmentProblems(newSettings.model, environment: configuration.environment)
         }
-        let librariesChanged = newSettings.libraries != settings.libraries
+        let librariesChanged = newSettings.libraries != settings.libraries || newSettings.learning != settings.learning
         settings = newSettings
         for problem in problems { showMessage(problem.message, type: 2) }
         if librariesChanged {

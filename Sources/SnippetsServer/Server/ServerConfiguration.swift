@@ -34,6 +34,15 @@ public struct ServerConfiguration: Sendable {
     public var environment: [String: String]
     /// The model from the command line (`serve --model-url`), used until the `model` setting says otherwise.
     public var defaultModel: ModelConfiguration? = nil
+    /// `serve --no-learning`: learning stays off whatever the `learning` setting says.
+    public var learningDisabled = false
+    /// Loads the learned words of a loaded library from the learned-words files of its paths. Called off the
+    /// request loop, after `loadLibrary`.
+    public var loadLearnedWords: @Sendable (_ paths: [String], _ library: SnippetLibrary) -> LearnedWords = { paths, library in
+        LearnedWordsStore.load(paths: paths, library: library)
+    }
+    /// May the learned-words file of this library folder be written? (Every folder may, today.)
+    public var mayWriteLearnedWords: LearnedWordsStore.WriteCheck = LearnedWordsStore.everyFolderWritable
 
     public init(
         defaultLibraryPaths: [String],

@@ -6,7 +6,8 @@ import SnippetsModelClient
 /// integer, default 50), `resolveVariables` (`"auto"` default, `"always"`, `"never"`), `askMarker` (the line
 /// start that offers the ask code action, default `??`), `saveTo` (the `.code-snippets` file saved snippets go to),
 /// `model` (an object `{url, name, apiKeyEnvironmentVariable, timeoutSeconds, candidates}`, or null for no model;
-/// see `ModelSettings`).
+/// see `ModelSettings`), `learning` (true by default: learned words count in ask, `snippets.learn` records them,
+/// unanswered questions go to the gap log; false turns all three off).
 public struct ServerSettings: Sendable, Hashable {
     /// Who resolves variables such as `TM_FILENAME` that the server can compute.
     public enum VariableResolution: String, Sendable, Hashable, CaseIterable {
@@ -31,6 +32,8 @@ public struct ServerSettings: Sendable, Hashable {
     public var askMarker: String = ServerSettings.defaultAskMarker
     /// Where "Save selection as snippet" writes; nil: `saved.code-snippets` in the first library directory.
     public var saveTo: String?
+    /// Whether ask learns from the user (learned words, `snippets.learn`, the gap log).
+    public var learning = true
 
     /// The default for `askMarker`.
     public static let defaultAskMarker = "??"
@@ -120,6 +123,15 @@ public struct ServerSettings: Sendable, Hashable {
                 problems.append(Problem(
                     name: "saveTo",
                     message: "setting 'snippets.saveTo' must be a file path; saving to saved.code-snippets in the first library directory"))
+            }
+        }
+        if let value = members["learning"] {
+            if case .bool(let enabled) = value {
+                result.learning = enabled
+            } else {
+                result.learning = true
+                problems.append(Problem(
+                    name: "learning", message: "setting 'snippets.learning' must be true or false; using the default true"))
             }
         }
         if let value = members["model"] {

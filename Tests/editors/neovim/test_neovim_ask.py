@@ -77,7 +77,9 @@ def test_ask_window_insert_definition_cancel_and_save(tmp_path: pathlib.Path):
     no_match = result["no_match_window"]["lines"]
     assert no_match[0] == "Nothing in your library matches this question.", context
     assert "zebra" in no_match[1], context
-    assert len(no_match) == 2 and no_match[1] != no_match[0], context  # the reason, and no list
+    # The reason, no list, and the offer to save a snippet for the question.
+    assert len(no_match) == 3 and no_match[1] != no_match[0], context
+    assert no_match[2] == "s save a snippet for this question", context
 
     # :SnippetsSave's glue: the line went to saved.code-snippets in the library directory (the default), created
     # because it was missing; the other library file was not touched.

@@ -1,8 +1,10 @@
 'use strict';
 // "Snippets: Ask…": an input box, a progress notification while the server answers, then a quick pick titled
 // with the answer that lists the snippets it looked at (cited first). Choosing one inserts it as a SnippetString
-// at the cursor the question was asked from; the item's button opens its definition. The `vscode` API and the
-// language client are passed in, so tests run this against fakes.
+// at the cursor the question was asked from and tells the server (`snippets.learn`) so the question's words count
+// for that snippet next time; the item's button opens its definition. A declined ask (`noMatch`) offers "Save a
+// snippet for this question" (the selection, or an empty body, described by the question). The `vscode` API and
+// the language client are passed in, so tests run this against fakes.
 
 /** The button on each item that opens the snippet's entry in its file. */
 function definitionButton(vscode) {
@@ -60,13 +62,50 @@ async function insertSnippet(vscode, client, candidate, origin) {
   await origin.editor.insertSnippet(new vscode.SnippetString(text.snippet), origin.position);
 }
 
+/** The item a declined ask adds: save a snippet for the question. */
+const SAVE_ITEM = {
+  label: '$(add) Save a snippet for this question',
+  detail: 'The selection (or an empty body), with the question as its description, so the next ask finds it',
+  saveQuestion: true,
+};
+
+/** Tells the server that `candidate` was chosen for `question` (`snippets.learn`). A refusal (learning switched
+ *  off, a read-only library) is not worth interrupting the user for: the snippet is inserted either way. */
+async function learn(client, question, candidate) {
+  try {
+    return await client.sendRequest('workspace/executeCommand', { command: 'snippets.learn', arguments: [{ question, id: candidate.id }] });
+  } catch (_error) {
+    return undefined;
+  }
+}
+
+/** Saves the selection at `origin` (or an empty body) as a snippet described by `question`, through the server's
+ *  save path (`snippets.saveSelection`), which tells the user what it did. */
+async function saveForQuestion(vscode, client, question, origin) {
+  if (!origin.editor) {
+    vscode.window.showWarningMessage('Snippets: open a file first; the snippet is saved from its selection.');
+    return undefined;
+  }
+  const selection = origin.selection;
+  const argument = {
+    textDocument: { uri: origin.editor.document.uri.toString() },
+    range: { start: { line: selection.start.line, character: selection.start.character }, end: { line: selection.end.line, character: selection.end.character } },
+    description: question,
+  };
+  try {
+    return await client.sendRequest('workspace/executeCommand', { command: 'snippets.saveSelection', arguments: [argument] });
+  } catch (_error) {
+    return undefined; // the server sent the reason as window/showMessage
+  }
+}
+
 /**
  * Runs the ask flow. `question` skips the input box. Resolves once the quick pick is shown (with it), or with
  * undefined when the user gave no question or cancelled.
  */
 async function ask(vscode, client, question) {
   const editor = vscode.window.activeTextEditor;
-  const origin = { editor, position: editor ? editor.selection.active : undefined };
+  const origin = { editor, position: editor ? editor.selection.active : undefined, selection: editor ? editor.selection : undefined };
   if (question === undefined) {
     question = await vscode.window.showInputBox({ prompt: 'Ask your snippets', placeHolder: 'how do I remind a client about an overdue invoice?' });
   }
@@ -89,18 +128,23 @@ async function ask(vscode, client, question) {
   }
   const pick = vscode.window.createQuickPick();
   pick.title = pickTitle(result);
-  pick.items = pickItems(vscode, result);
-  pick.placeholder = pick.items.length ? 'Choose a snippet to insert' : 'No snippets to choose from';
+  const candidates = pickItems(vscode, result);
+  pick.items = result.status === 'noMatch' ? [...candidates, SAVE_ITEM] : candidates;
+  pick.placeholder = candidates.length ? 'Choose a snippet to insert' : 'No snippets to choose from';
   pick.matchOnDetail = true;
   pick.onDidAccept(async () => {
     const [chosen] = pick.selectedItems;
     pick.hide();
-    if (chosen) {
+    if (chosen && chosen.saveQuestion) {
+      await saveForQuestion(vscode, client, question, origin);
+    } else if (chosen) {
       try {
         await insertSnippet(vscode, client, chosen.candidate, origin);
       } catch (error) {
         vscode.window.showErrorMessage(`Snippets: ${error && error.message ? error.message : error}`);
+        return;
       }
+      await learn(client, question, chosen.candidate);
     }
   });
   pick.onDidTriggerItemButton(async (event) => {
@@ -112,4 +156,4 @@ async function ask(vscode, client, question) {
   return pick;
 }
 
-module.exports = { ask, pickItems, pickTitle, insertSnippet, openDefinition };
+module.exports = { ask, pickItems, pickTitle, insertSnippet, openDefinition, learn, saveForQuestion, SAVE_ITEM };

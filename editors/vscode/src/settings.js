@@ -2,7 +2,7 @@
 // The extension's settings (section `snippets`) as the server's initializationOptions.
 
 /** The server settings read from the `snippets` section; `serverPath` is the extension's own. */
-const SERVER_SETTINGS = ['libraries', 'maxCompletionItems', 'resolveVariables', 'askMarker', 'saveTo'];
+const SERVER_SETTINGS = ['libraries', 'maxCompletionItems', 'resolveVariables', 'askMarker', 'saveTo', 'learning'];
 
 /**
  * initializationOptions from a WorkspaceConfiguration-like object (`get(name)`): every server setting that is

@@ -67,8 +67,58 @@ test('a status other than answered shows its reason in the title', async () => {
   const vscode = makeVSCode({ editor: makeEditor(DOC) });
   const pick = await ask(vscode, makeClient({ 'snippets/ask': result }), 'zebra');
   assert.equal(pick.title, 'Nothing in your library matches "zebra". (Searched for: zebra.)');
-  assert.deepEqual(pick.items, []);
+  // Nothing to insert; the one item offers to save a snippet for the question.
+  assert.deepEqual(pick.items.map((i) => i.label), ['$(add) Save a snippet for this question']);
   assert.equal(pick.placeholder, 'No snippets to choose from');
+});
+
+test('inserting from the answer tells the server which snippet the question meant (snippets.learn)', async () => {
+  const editor = makeEditor(DOC, { line: 3, character: 5 });
+  const client = makeClient({
+    'snippets/ask': ANSWERED,
+    'snippets/snippetText': () => ({ id: 'a', title: 'Invoice payment terms', snippet: 'Due in ${1:14} days.', text: 'Due in 14 days.' }),
+    'workspace/executeCommand': { id: 'a', title: 'Invoice payment terms', learned: ['café'], path: '/lib/.snippets-learned.json' },
+  });
+  const pick = await ask(makeVSCode({ editor }), client, 'what do I tell the café about payment');
+  await pick.accept(pick.items[1]);
+  assert.deepEqual(editor.inserted.map((i) => i.snippet), ['Due in ${1:14} days.']);
+  assert.deepEqual(client.requests[2], {
+    method: 'workspace/executeCommand',
+    params: { command: 'snippets.learn', arguments: [{ question: 'what do I tell the café about payment', id: 'a' }] },
+  });
+});
+
+test('a refused snippets.learn does not bother the user; a failed insert learns nothing', async () => {
+  const editor = makeEditor(DOC);
+  const vscode = makeVSCode({ editor });
+  const refusing = makeClient({
+    'snippets/ask': ANSWERED,
+    'snippets/snippetText': () => ({ id: 'b', title: 'Gentle payment reminder', snippet: 'Hi', text: 'Hi' }),
+    'workspace/executeCommand': () => { throw Object.assign(new Error('Nothing learned: learning is switched off'), { code: -32803 }); },
+  });
+  await (await ask(vscode, refusing, 'overdue')).accept((await ask(vscode, refusing, 'overdue')).items[0]);
+  assert.deepEqual(vscode.log.filter((e) => e[0] === 'error'), []);
+  assert.equal(editor.inserted.length, 1);
+
+  const failing = makeClient({ 'snippets/ask': ANSWERED, 'snippets/snippetText': () => { throw new Error('gone'); } });
+  const pick = await ask(makeVSCode({ editor: makeEditor(DOC) }), failing, 'overdue');
+  await pick.accept(pick.items[0]);
+  assert.deepEqual(failing.requests.map((r) => r.method), ['snippets/ask', 'snippets/snippetText']);
+});
+
+test('"Save a snippet for this question" saves the selection described by the question', async () => {
+  const result = { status: 'noMatch', answer: 'Nothing in your library matches this question.', searchTerms: ['sourdough'], citations: [], candidates: [], reason: { code: 'nothing-retrieved', message: 'x' } };
+  const editor = makeEditor(DOC, { line: 2, character: 0 });
+  const client = makeClient({ 'snippets/ask': result, 'workspace/executeCommand': { path: '/lib/saved.code-snippets', id: 's1', title: 'how do I bake sourdough', trigger: 'how-do', isInLibrary: true } });
+  const pick = await ask(makeVSCode({ editor }), client, 'how do I bake sourdough');
+  await pick.accept(pick.items[0]);
+  assert.deepEqual(client.requests[1], {
+    method: 'workspace/executeCommand',
+    params: {
+      command: 'snippets.saveSelection',
+      arguments: [{ textDocument: { uri: DOC }, range: { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } }, description: 'how do I bake sourdough' }],
+    },
+  });
 });
 
 test('Escape in the input box asks nothing; Cancel on the progress stops quietly', async () => {

@@ -16,7 +16,7 @@ M.defaults = {
   -- Server settings (see the README): libraries, maxCompletionItems, resolveVariables, askMarker, saveTo.
   settings = {},
   -- Keys in the answer window.
-  keys = { insert = '<CR>', definition = 'gd', close = 'q' },
+  keys = { insert = '<CR>', definition = 'gd', close = 'q', save = 's' },
   -- Cancels an ask in flight (normal mode, global); false for none.
   cancel_key = '<C-c>',
 }
@@ -85,6 +85,7 @@ function M.ask(question)
     buf = bufnr,
     cursor = vim.api.nvim_win_get_cursor(0),
     position = vim.lsp.util.make_position_params(0, client.offset_encoding).position,
+    question = question,
   }
   local params = { question = question, position = origin.position }
   if vim.lsp.buf_is_attached(bufnr, client.id) then
@@ -173,6 +174,12 @@ function M.render(result, encoding)
     table.insert(lines, hint)
     table.insert(highlights, { #lines - 1, 0, #hint, 'SnippetsLspHint' })
   end
+  if result.status == 'noMatch' then
+    -- A declined ask is a snippet not written yet.
+    local offer = ('%s save a snippet for this question'):format(M.config.keys.save)
+    table.insert(lines, offer)
+    table.insert(highlights, { #lines - 1, 0, #offer, 'SnippetsLspHint' })
+  end
   return lines, highlights, items
 end
 
@@ -231,6 +238,9 @@ function M.show(result, client, origin)
   map(keys.definition, M.definition_current)
   map(keys.close, M.close)
   map('<Esc>', M.close)
+  if result.status == 'noMatch' then
+    map(keys.save, M.save_question)
+  end
 end
 
 local function current_candidate()
@@ -264,7 +274,46 @@ function M.insert_current()
     vim.api.nvim_set_current_win(origin.win)
     vim.api.nvim_win_set_cursor(origin.win, origin.cursor)
     vim.snippet.expand(result.snippet)
+    M.learn(state.client, origin.question, candidate.id, origin.buf)
   end, origin.buf)
+end
+
+--- Tells the server that `id` was the snippet chosen for `question` (`snippets.learn`), so that its words count
+--- for it next time. Quiet: a refusal (learning switched off, a read-only library) only reaches the log.
+function M.learn(client, question, id, bufnr)
+  if not question or question == '' then
+    return
+  end
+  client:request('workspace/executeCommand', { command = 'snippets.learn', arguments = { { question = question, id = id } } },
+    function(err)
+      if err then
+        vim.lsp.log.info('snippets.learn: ' .. (err.message or vim.inspect(err)))
+      end
+      M.last_learned = { question = question, id = id, error = err and err.message or nil }
+    end, bufnr)
+end
+
+--- "Save a snippet for this question" (a declined ask): an empty snippet at the library's save file, named after
+--- the question and described by it, through the server's save path, so the next ask finds it.
+function M.save_question()
+  local state = M.window
+  if not state then
+    return
+  end
+  M.close()
+  local origin = state.origin
+  if not (vim.api.nvim_buf_is_valid(origin.buf) and vim.lsp.buf_is_attached(origin.buf, state.client.id)) then
+    return notify('the buffer the question came from is not attached', vim.log.levels.WARN)
+  end
+  local argument = {
+    textDocument = { uri = vim.uri_from_bufnr(origin.buf) },
+    range = { start = origin.position, ['end'] = origin.position },
+    description = origin.question,
+  }
+  state.client:request('workspace/executeCommand', { command = 'snippets.saveSelection', arguments = { argument } },
+    function(err, result)
+      M.last_saved = { error = err and err.message or nil, result = result }
+    end, origin.buf)
 end
 
 --- Jumps to the definition (the library file's entry) of the snippet under the cursor line.

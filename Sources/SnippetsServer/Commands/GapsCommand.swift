@@ -1,0 +1,64 @@
+import Foundation
+import SnippetsCore
+
+/// `snippets-lsp gaps`: the questions your library could not answer, most asked first.
+public enum GapsCommand: SnippetsCommand {
+    public static let name = "gaps"
+    public static let summary = "List the questions ask could not answer (snippets you have not written yet)"
+    public static let help = """
+        Usage: snippets-lsp gaps [--json] [--clear]
+
+        Every question answered with noMatch (in an editor or with `snippets-lsp ask`) is counted in a local log,
+        $XDG_STATE_HOME/snippets-lsp/gaps.json (by default ~/.local/state/snippets-lsp/gaps.json). It stays on
+        this machine: it is never written inside your library and never sent anywhere. With learning off (the
+        setting `learning: false`, `--no-learning`) nothing is logged.
+
+        Options:
+          --json       Print the gaps as JSON: {"gaps": [{"question", "count", "lastAsked"}]}.
+          --clear      Empty the log.
+          -h, --help   Show this help.
+        """
+
+    public static func run(_ context: CommandContext) async -> Int32 {
+        let arguments: ParsedArguments
+        do {
+            arguments = try ParsedArguments(context.arguments, options: [], flags: ["--json", "--clear"])
+            guard arguments.positionals.isEmpty else { throw ArgumentError.tooManyArguments(arguments.positionals) }
+        } catch {
+            context.printError("snippets-lsp gaps: \(error)\n\n\(help)")
+            return 2
+        }
+        let log = GapLog(environment: context.environment)
+        if arguments.has("--clear") {
+            if let problem = log.clear() {
+                context.printError("snippets-lsp gaps: \(problem)")
+                return 1
+            }
+            context.print("Cleared the gap log (\(log.path)).")
+            return 0
+        }
+        let gaps = log.gaps()
+        if arguments.has("--json") {
+            let json: JSONValue = .object(["gaps": .array(gaps.map {
+                .object(["question": .string($0.question), "count": .int($0.count), "lastAsked": .string($0.lastAsked)])
+            })])
+            context.print(String(decoding: json.serialized(), as: UTF8.self))
+            return 0
+        }
+        if gaps.isEmpty {
+            context.print("No gaps logged: every question asked so far was answered (log: \(log.path)).")
+            return 0
+        }
+        for gap in gaps {
+            context.print("\(String(gap.count).leftPadded(to: 4))  \(gap.question)")
+        }
+        return 0
+    }
+}
+
+extension String {
+    /// This string with spaces in front, to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import SnippetsCore
+
+/// `snippets-lsp learn`: records (or forgets) the words of a question as a snippet's learned words.
+public enum LearnCommand: SnippetsCommand {
+    public static let name = "learn"
+    public static let summary = "Teach ask that a question's words mean a snippet (or --forget them)"
+    public static let help = """
+        Usage: snippets-lsp learn QUESTION --snippet ID_OR_TITLE [--library PATH]...
+               snippets-lsp learn --forget [QUESTION] [--snippet ID_OR_TITLE] [--library PATH]...
+
+        Records the question's content words that the snippet does not already contain as that snippet's learned
+        words, in the file \(LearnedWords.fileName) of the library folder that holds the snippet. From then on
+        ask counts them like the snippet's description, so the same question, and others sharing its distinctive
+        words, are answered without a model. Completion by trigger never uses them. Snippet files are never changed.
+
+        --forget removes learned words instead:
+          --forget --snippet S            every word learned for S;
+          --forget QUESTION               the question's words, from every snippet that learned them;
+          --forget QUESTION --snippet S   the question's words, from S only.
+
+        Options:
+          --snippet ID_OR_TITLE  The snippet: its identifier (as in `ask --json`), or its exact title.
+          --library PATH         A snippet file or directory; repeat for several. Without it: the paths in
+                                 SNIPPETS_LIBRARY (separated by ':'), else $XDG_CONFIG_HOME/snippets.
+          --forget               Remove learned words (see above).
+          --json                 Print what was done as JSON.
+          -h, --help             Show this help.
+
+        Exit status: 0 when done (also when there was nothing new to learn), 1 when refused (unknown or ambiguous
+        snippet, a snippet outside the library folders, an unreadable learned-words file), 2 for a usage error.
+        """
+
+    public static func run(_ context: CommandContext) async -> Int32 {
+        let arguments: ParsedArguments
+        do {
+            arguments = try ParsedArguments(context.arguments, options: ["--library", "--snippet"], flags: ["--forget", "--json"])
+        } catch {
+            context.printError("snippets-lsp learn: \(error)\n\n\(help)")
+            return 2
+        }
+        let question = arguments.positionals.joined(separator: " ").trimmingWhitespace()
+        let forgetting = arguments.has("--forget")
+        let snippetName = arguments.value("--snippet")
+        if !forgetting && (question.isEmpty || snippetName == nil) {
+            context.printError("snippets-lsp learn: \(question.isEmpty ? "missing QUESTION" : "missing --snippet")\n\n\(help)")
+            return 2
+        }
+        if forgetting && question.isEmpty && snippetName == nil {
+            context.printError("snippets-lsp learn: --forget needs a QUESTION, a --snippet, or both\n\n\(help)")
+            return 2
+        }
+        let paths = LibraryPaths.resolve(flags: arguments.values("--library"), environment: context.environment).paths
+        let library = LibraryPaths(paths: paths, source: .flags).load()
+        do {
+            let snippet = try snippetName.map { name throws(LearnError) in try LearnedWordsStore.snippet(named: name, in: library) }
+            if forgetting {
+                let removed = try LearnedWordsStore.forget(
+                    question: question.isEmpty ? nil : question, snippet: snippet, library: library, paths: paths)
+                if arguments.has("--json") {
+                    context.print(String(decoding: JSONValue.object(["forgotten": .int(removed)]).serialized(), as: UTF8.self))
+                } else {
+                    context.print(removed == 0 ? "Nothing to forget." : "Forgot \(removed) learned word\(removed == 1 ? "" : "s").")
+                }
+                return 0
+            }
+            guard let snippet else { return 2 }
+            let learned = LearnedWordsStore.load(paths: paths, library: library)
+            let outcome = try LearnedWordsStore.learn(
+                question: question, snippet: snippet, library: library, learned: learned, paths: paths)
+            if arguments.has("--json") {
+                let json: JSONValue = .object([
+                    "snippet": .string(snippet.id.rawValue), "title": .string(snippet.title),
+                    "learned": .array(outcome.words.map(JSONValue.string)), "file": outcome.path.map(JSONValue.string) ?? .null,
+                ])
+                context.print(String(decoding: json.serialized(), as: UTF8.self))
+            } else if outcome.words.isEmpty {
+                context.print("Nothing new to learn: \"\(snippet.title)\" already has every content word of the question.")
+            } else {
+                context.print("\"\(snippet.title)\" learned: \(outcome.words.joined(separator: ", ")) (in \(outcome.path ?? "")).")
+            }
+            return 0
+        } catch {
+            context.printError("snippets-lsp learn: \(error)")
+            return 1
+        }
+    }
+}

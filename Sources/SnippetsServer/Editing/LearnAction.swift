@@ -1,0 +1,59 @@
+import SnippetsCore
+
+/// `snippets.learn` arguments: the question that was asked and the snippet the user inserted from its answer.
+public struct LearnArguments: Codable, Hashable, Sendable {
+    public var question: String
+    /// The snippet's identifier, as in the `snippets/ask` result.
+    public var id: String
+
+    public init(question: String, id: String) {
+        self.question = question
+        self.id = id
+    }
+}
+
+/// What `snippets.learn` replies.
+public struct LearnResult: Codable, Hashable, Sendable {
+    public var id: String
+    public var title: String
+    /// The words newly learned (empty: nothing new; the snippet already holds every content word).
+    public var learned: [String]
+    /// The learned-words file written; absent when nothing was written.
+    public var path: String?
+}
+
+/// The command `snippets.learn`: an editor sends it when the user inserts a snippet from an ask's answer, so the
+/// question's words count for that snippet from then on (see `LearnedWordsStore`).
+enum LearnAction {
+    static let command = "snippets.learn"
+
+    /// The longest question learned from (the same bound as an ask's).
+    static let questionLength = AskRequest.questionLength
+
+    static func execute(_ arguments: LearnArguments, context: RequestContext) async throws -> LearnResult {
+        guard await context.server.isLearning else { throw refusal(LearnError.disabled.description) }
+        let question = arguments.question
+        guard question.contains(where: { !$0.isWhitespace }), question.unicodeScalars.count <= questionLength.upperBound else {
+            throw ResponseError.invalidParams("\(command): question must be 1 to \(questionLength.upperBound) characters")
+        }
+        let snapshot = context.library
+        guard let snippet = snapshot.library.snippet(withID: SnippetID(rawValue: arguments.id)) else {
+            throw refusal(LearnError.unknownSnippet(arguments.id).description)
+        }
+        let outcome: LearnOutcome
+        do {
+            outcome = try LearnedWordsStore.learn(
+                question: question, snippet: snippet, library: snapshot.library, learned: snapshot.learned,
+                paths: await context.server.libraryPaths, mayWrite: context.configuration.mayWriteLearnedWords)
+        } catch {
+            throw refusal(error.description)
+        }
+        if outcome.path != nil { await context.server.reloadAndWait() }
+        return LearnResult(id: snippet.id.rawValue, title: snippet.title, learned: outcome.words, path: outcome.path)
+    }
+
+    /// A refusal, sent as the error reply and logged for the user.
+    static func refusal(_ reason: String) -> ResponseError {
+        ResponseError(code: -32803, message: "Nothing learned: " + reason)
+    }
+}

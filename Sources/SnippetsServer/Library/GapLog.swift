@@ -1,0 +1,109 @@
+import Foundation
+import SnippetsCore
+
+/// One question the library could not answer, and how often it was asked.
+public struct Gap: Codable, Hashable, Sendable {
+    public var question: String
+    public var count: Int
+    /// When it was last asked, ISO 8601.
+    public var lastAsked: String
+}
+
+/// The local log of questions answered with `noMatch` (what the library lacks), kept in
+/// `$XDG_STATE_HOME/snippets-lsp/gaps.json` (by default `~/.local/state/snippets-lsp/gaps.json`).
+///
+/// **Invariant:** the gap log is written only under the state directory, never inside a library, and never sent
+/// anywhere; nothing is logged while learning is off.
+public struct GapLog: Sendable {
+    /// The log file's path.
+    public let path: String
+    /// The most distinct questions kept; the least asked (then oldest) go first.
+    public static let maximumEntries = 500
+
+    /// Serialises read-modify-write of the log within this process (asks run concurrently).
+    private static let lock = NSLock()
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// The log for `environment`: `$XDG_STATE_HOME` when it is absolute, else `$HOME/.local/state`.
+    public init(environment: [String: String]) {
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? LibraryPath.join(home, ".local/state")
+        self.init(path: LibraryPath.join(state, "snippets-lsp/gaps.json"))
+    }
+
+    /// Whether `result` is a gap: the library was searched and nothing fits. A question with no words to search
+    /// for is not one (there is no snippet to write for it).
+    public static func isGap(_ result: AskResult) -> Bool {
+        result.status == .noMatch && result.reason?.code != .noSearchWords
+    }
+
+    /// The logged gaps, most asked first (then most recent). A missing or unreadable log is empty.
+    public func gaps() -> [Gap] {
+        guard let data = FileManager.default.contents(atPath: path),
+            let file = try? JSONDecoder().decode(File.self, from: data)
+        else { return [] }
+        return Self.sorted(file.gaps)
+    }
+
+    /// Counts one more asking of `question`. Failures are returned as a message, never thrown: a gap log that
+    /// cannot be written must not fail an ask.
+    @discardableResult
+    public func record(_ question: String, at date: Date = Date()) -> String? {
+        let text = question.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        guard !text.isEmpty else { return nil }
+        Self.lock.lock()
+        defer { Self.lock.unlock() }
+        var gaps = self.gaps()
+        let key = text.lowercased()
+        let stamp = ISO8601DateFormatter().string(from: date)
+        if let position = gaps.firstIndex(where: { $0.question.lowercased() == key }) {
+            gaps[position].count += 1
+            gaps[position].lastAsked = stamp
+        } else {
+            gaps.append(Gap(question: text, count: 1, lastAsked: stamp))
+        }
+        return save(Array(Self.sorted(gaps).prefix(Self.maximumEntries)))
+    }
+
+    /// Empties the log. Returns a message when it could not.
+    @discardableResult
+    public func clear() -> String? {
+        Self.lock.lock()
+        defer { Self.lock.unlock() }
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        do {
+            try FileManager.default.removeItem(atPath: path)
+            return nil
+        } catch {
+            return "could not remove \(path): \(error.localizedDescription)"
+        }
+    }
+
+    private struct File: Codable {
+        var gaps: [Gap]
+    }
+
+    private static func sorted(_ gaps: [Gap]) -> [Gap] {
+        gaps.sorted { ($0.count, $0.lastAsked, $1.question) > ($1.count, $1.lastAsked, $0.question) }
+    }
+
+    /// Writes the log atomically (a temporary file beside it, then a rename), its folder private to the user.
+    private func save(_ gaps: [Gap]) -> String? {
+        let directory = LibraryPath.parent(path)
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let data = try encoder.encode(File(gaps: gaps))
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            return nil
+        } catch {
+            return "could not write the gap log \(path): \(error.localizedDescription)"
+        }
+    }
+}

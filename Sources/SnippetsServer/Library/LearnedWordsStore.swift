@@ -1,0 +1,149 @@
+import Foundation
+import SnippetsCore
+
+/// Why learning (or forgetting) was refused, in words for the user.
+public enum LearnError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// No snippet has this identifier or title.
+    case unknownSnippet(String)
+    /// Several snippets have this title.
+    case ambiguousTitle(String, locations: [String])
+    /// The snippet's file is in no library folder (a project snippet), so there is no learned-words file for it.
+    case outsideLibrary(title: String)
+    /// The library folder may not be written (a read-only layer).
+    case readOnly(folder: String)
+    /// Learning is switched off (`learning: false`, `--no-learning`).
+    case disabled
+    /// The learned-words file could not be edited or written.
+    case notWritten(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unknownSnippet(let name): "no snippet has the identifier or title \"\(name)\""
+        case .ambiguousTitle(let title, let locations):
+            "several snippets are titled \"\(title)\" (\(locations.joined(separator: ", "))); give its identifier instead"
+        case .outsideLibrary(let title): "\"\(title)\" is not in a library folder, so there is nowhere to keep what it learned"
+        case .readOnly(let folder): "the library folder \(folder) is read-only; nothing was learned"
+        case .disabled: "learning is switched off (setting `learning: false` or `--no-learning`)"
+        case .notWritten(let path, let reason): "\(path): \(reason)"
+        }
+    }
+}
+
+/// What one `learn` did.
+public struct LearnOutcome: Hashable, Sendable {
+    /// The words newly recorded (empty: the snippet already had every content word of the question).
+    public var words: [String]
+    /// The learned-words file written (nil when nothing needed writing).
+    public var path: String?
+}
+
+/// Reads and writes the learned-words files (`LearnedWords.fileName`) of the library folders.
+///
+/// **Invariant:** every write of a learned-words file goes through `write(folder:mayWrite:edit:)`: it asks the
+/// caller's `mayWrite` check first (read-only library folders are refused), edits the file textually
+/// (`LearnedWordsFileEdit`) and writes it atomically through `SnippetFileWriter`. Snippet files are never touched.
+public enum LearnedWordsStore {
+    /// "May this library folder be written?"; every folder may, today.
+    public typealias WriteCheck = @Sendable (_ folder: String) -> Bool
+    /// The check that lets every folder be written.
+    public static let everyFolderWritable: WriteCheck = { _ in true }
+
+    /// The folders whose learned-words files cover `paths`: each directory, and the directory of each file.
+    public static func folders(for paths: [String]) -> [String] {
+        var result: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+            let folder = LearnedWords.folder(forLibraryPath: path, isDirectory: isDirectory.boolValue)
+            if !result.contains(folder) { result.append(folder) }
+        }
+        return result
+    }
+
+    /// The learned words of `library`, loaded from `paths`' learned-words files.
+    public static func load(paths: [String], library: SnippetLibrary, fileSystem: any LibraryFileSystem = DiskFileSystem()) -> LearnedWords {
+        LearnedWords.load(folders: folders(for: paths), fileSystem: fileSystem, library: library)
+    }
+
+    /// The snippet named `name`: an identifier, else an exact title (then case-insensitively), which must be unique.
+    public static func snippet(named name: String, in library: SnippetLibrary) throws(LearnError) -> Snippet {
+        if let snippet = library.snippet(withID: SnippetID(rawValue: name)) { return snippet }
+        var matching = library.snippets.filter { $0.title == name }
+        if matching.isEmpty { matching = library.snippets.filter { $0.title.lowercased() == name.lowercased() } }
+        guard let first = matching.first else { throw .unknownSnippet(name) }
+        guard matching.count == 1 else { throw .ambiguousTitle(name, locations: matching.map(\.location.pathAndLine)) }
+        return first
+    }
+
+    /// Records `question`'s content words that `snippet` does not contain as its learned words.
+    public static func learn(
+        question: String, snippet: Snippet, library: SnippetLibrary, learned: LearnedWords, paths: [String],
+        mayWrite: WriteCheck = everyFolderWritable
+    ) throws(LearnError) -> LearnOutcome {
+        guard let place = LearnedWords.place(of: snippet, in: library, folders: folders(for: paths)) else {
+            throw .outsideLibrary(title: snippet.title)
+        }
+        let words = LearnedWords.wordsToLearn(from: question, for: snippet, alreadyLearned: learned.words(for: snippet.id))
+        guard !words.isEmpty else { return LearnOutcome(words: [], path: nil) }
+        let path = try write(folder: place.folder, mayWrite: mayWrite) { original throws(LearnedWordsEditError) in
+            try LearnedWordsFileEdit.adding(words, file: place.file, title: snippet.title, to: original)
+        }
+        return LearnOutcome(words: words, path: path)
+    }
+
+    /// Forgets learned words: of `snippet` (nil: every snippet), those of `question`'s content words (nil: all of
+    /// them). Returns how many words were removed.
+    public static func forget(
+        question: String?, snippet: Snippet?, library: SnippetLibrary, paths: [String],
+        mayWrite: WriteCheck = everyFolderWritable
+    ) throws(LearnError) -> Int {
+        let words = question.map { QuestionWord.words(in: $0).filter { !$0.isCompound }.map { $0.forms[0] } }
+        var targets: [(folder: String, file: String?, title: String?)] = []
+        if let snippet {
+            guard let place = LearnedWords.place(of: snippet, in: library, folders: folders(for: paths)) else {
+                throw .outsideLibrary(title: snippet.title)
+            }
+            targets.append((place.folder, place.file, snippet.title))
+        } else {
+            targets = folders(for: paths).map { ($0, nil, nil) }
+        }
+        var removed = 0
+        for target in targets {
+            let path = LearnedWords.filePath(inFolder: target.folder)
+            guard FileManager.default.fileExists(atPath: path) else { continue }
+            var count = 0
+            try write(folder: target.folder, mayWrite: mayWrite) { original throws(LearnedWordsEditError) in
+                let result = try LearnedWordsFileEdit.forgetting(words: words, file: target.file, title: target.title, in: original ?? [])
+                count = result.removedWords
+                return result.bytes
+            }
+            removed += count
+        }
+        return removed
+    }
+
+    /// The one function that writes a learned-words file: the one in `folder`, when `mayWrite` allows it, with
+    /// `edit` applied to its current bytes (nil when missing), atomically. Returns the file's path.
+    @discardableResult
+    public static func write(
+        folder: String, mayWrite: WriteCheck, edit: ([UInt8]?) throws(LearnedWordsEditError) -> [UInt8]
+    ) throws(LearnError) -> String {
+        guard mayWrite(folder) else { throw .readOnly(folder: folder) }
+        let path = LearnedWords.filePath(inFolder: folder)
+        var editError: LearnedWordsEditError?
+        do {
+            try SnippetFileWriter().update(path) { original throws(SnippetFileEditError) in
+                do throws(LearnedWordsEditError) {
+                    return try edit(original)
+                } catch {
+                    editError = error
+                    throw .notAnObject  // stands for `editError`, reported below
+                }
+            }
+        } catch {
+            if let editError { throw .notWritten(path: path, reason: editError.description) }
+            throw .notWritten(path: path, reason: error.description)
+        }
+        return path
+    }
+}

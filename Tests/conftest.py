@@ -1,0 +1,22 @@
+"""Shared by every pytest test (e2e, editors, hostile): the server's state directory is a temporary one.
+
+An ask answered `noMatch` is counted in the gap log under $XDG_STATE_HOME/snippets-lsp/; tests must never write
+into the real home's state, so every server and command the tests start inherits this XDG_STATE_HOME.
+"""
+
+import os
+import tempfile
+
+import pytest
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_state_home():
+    with tempfile.TemporaryDirectory(prefix="snippets-lsp-test-state-") as state:
+        previous = os.environ.get("XDG_STATE_HOME")
+        os.environ["XDG_STATE_HOME"] = state
+        yield state
+        if previous is None:
+            os.environ.pop("XDG_STATE_HOME", None)
+        else:
+            os.environ["XDG_STATE_HOME"] = previous

@@ -1,0 +1,46 @@
+"""The Neovim plugin sends `snippets.learn` when a snippet is inserted from an ask's answer window (learn.lua),
+and a declined ask offers to save a snippet for the question; checked on disk and by asking again."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+from lspkit import REPO_ROOT
+from nvimkit import run_script
+
+LIBRARY = {
+    "Unpaid account chase": {
+        "prefix": "chase",
+        "description": "Polite reminder for an invoice past its due date",
+        "body": "Could you arrange payment for invoice ${1:42} this week?",
+    },
+    "Invoice footer": {"prefix": "invfoot", "description": "Footer for outgoing invoices", "body": "Due in 14 days."},
+}
+
+
+def test_inserting_from_an_answer_teaches_the_server(tmp_path: pathlib.Path):
+    library = tmp_path / "library"
+    library.mkdir()
+    snippet_file = library / "office.code-snippets"
+    snippet_file.write_text(json.dumps(LIBRARY, indent=2), encoding="utf-8")
+    original = snippet_file.read_bytes()
+    result, context = run_script(
+        tmp_path, "learn.lua", library, {"SNIPPETS_PLUGIN_DIR": str(REPO_ROOT / "editors" / "neovim")})
+    assert result["ok"], f"failed at stage {result['stage']!r}: {result.get('error')}\n{context}"
+
+    assert result["before"] == "noMatch", context
+    assert result["learned"]["question"] == "remind the café that owes me for the invoice", context
+    assert result["learned"].get("error") is None, context
+    learned = json.loads((library / ".snippets-learned.json").read_text(encoding="utf-8"))
+    assert learned == {"office.code-snippets": {"Unpaid account chase": ["café", "owes"]}}, context
+    assert result["after"]["status"] == "answered", context
+    assert result["after"]["answer"].endswith("Matched words you used before: café, owes."), context
+
+    # The declined ask offered to save a snippet for the question; saving made it answerable.
+    assert result["declined_window"][-1] == "s save a snippet for this question", context
+    assert result["saved"].get("error") is None, context
+    assert result["after_save"] == {"status": "answered", "cited": ["how do I bake sourdough bread"]}, context
+    saved = json.loads((library / "saved.code-snippets").read_text(encoding="utf-8"))
+    assert saved["how do I bake sourdough bread"]["description"] == "how do I bake sourdough bread", context
+    assert snippet_file.read_bytes() == original, context
