@@ -67,7 +67,7 @@ private func makeLibrary() throws -> String {
         let decoded = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]]
         let first = try #require(decoded?.first)
         #expect(decoded?.count == 1)
-        #expect(Set(first.keys) == ["id", "title", "triggers", "match", "score", "location"])
+        #expect(Set(first.keys) == ["id", "title", "triggers", "match", "score", "layer", "location"])
         #expect(first["title"] as? String == "Invoice footer")
         #expect(first["triggers"] as? [String] == ["invfoot"])
         #expect(first["match"] as? String == "title")

@@ -117,7 +117,7 @@ final class TestClient: Sendable {
     /// `diskLibrary`: load these real paths from disk instead of `library` (tests that write files).
     init(
         library: TestLibrary = TestLibrary(), polling: Bool = false, handlers: RequestHandlerRegistry = .standard,
-        now: Date = Date(timeIntervalSince1970: 1_700_000_000), diskLibrary: [String]? = nil
+        now: Date = Date(timeIntervalSince1970: 1_700_000_000), diskLibrary: [String]? = nil, diskLayers: [LibraryLayer]? = nil
     ) {
         let (client, serverEnd) = InMemoryTransport.pair()
         transport = client
@@ -125,12 +125,12 @@ final class TestClient: Sendable {
         let stderr = self.stderr
         let libraryStamps: @Sendable ([String]) -> [String: FileStamp] = { paths in library.stamps(paths) }
         let stamps = polling ? libraryStamps : nil
-        let fromDisk = diskLibrary != nil
-        let load: @Sendable ([String], [String]) -> SnippetLibrary = { paths, roots in
-            fromDisk ? LibraryPaths(paths: paths, source: .flags).load(workspaceRoots: roots) : library.load(paths)
+        let fromDisk = diskLibrary != nil || diskLayers != nil
+        let load: @Sendable ([LibraryLayer], [String]) -> SnippetLibrary = { layers, roots in
+            fromDisk ? LayerLoading.load(layers: layers, workspaceRoots: roots) : library.load(layers.map(\.path))
         }
         let configuration = ServerConfiguration(
-            defaultLibraryPaths: diskLibrary ?? ["/lib"],
+            defaultLibraryLayers: diskLayers ?? (diskLibrary ?? ["/lib"]).map { LibraryLayer(path: $0) },
             loadLibrary: load,
             libraryStamps: stamps,
             pollInterval: .milliseconds(50),

@@ -47,6 +47,6 @@ public enum AskHandler: RequestHandler {
             throw error
         }
         if let token { await context.notify("$/progress", WorkDoneProgress(token: token, value: .init(kind: "end"))) }
-        return AskResponse(result, encoding: context.positionEncoding)
+        return AskResponse(result, encoding: context.positionEncoding, library: snapshot.library)
     }
 }

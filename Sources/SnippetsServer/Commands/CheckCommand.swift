@@ -10,15 +10,23 @@ public enum CheckCommand: SnippetsCommand {
 
         Loads the snippet library and prints, for each file, how many snippets it holds and every problem found in
         it as `file:line:col: severity: message` (line and column count from 1; columns count UTF-8 bytes, as
-        compilers do), then a summary: `N snippets in M files, K problems` (K counts errors and warnings; notes,
-        such as a SnipMate backtick expression that was not run, are counted after it).
+        compilers do), then a summary: `N snippets in M files, K problems (C trigger conflicts)` (K counts errors
+        and warnings; notes, such as a SnipMate backtick expression that was not run, and hints are counted after
+        it). With several layers (or a named one) each layer is listed first with its revision.
+
+        The same trigger defined twice for the same language (in two layers, or twice in one) is a warning at
+        each definition that names the other places and which one wins (the first layer; within a layer the
+        higher priority, then the one read first). The same body under different triggers or titles is a hint.
 
         Options:
-          --library PATH   A snippet file or directory; repeat for several. Without it: the paths in
+          --library PATH   A snippet file or directory, or NAME=PATH; repeat for several, in precedence
+                           order. Without it: the paths in
                            SNIPPETS_LIBRARY (separated by ':'), else $XDG_CONFIG_HOME/snippets
                            (~/.config/snippets).
-          --json           Print one JSON object instead: files (path, uri, format, snippet and problem counts),
-                           diagnostics (path, uri, line, column, severity, code, message) and totals.
+          --json           Print one JSON object instead: layers (name, path, named, readOnly, revision), files
+                           (path, uri, format, snippet and problem counts), diagnostics (path, uri, line,
+                           column, severity, code, message), conflicts (the trigger-conflict diagnostics)
+                           and totals.
           -h, --help       Show this help.
 
         Exit status: 0 when no file has an error (warnings and notes are fine), 1 when some file or library path
@@ -76,8 +84,12 @@ struct CheckReport: Encodable {
         var errors = 0
         var warnings = 0
         var notes = 0
+        /// Suggestions (`duplicate-body`).
+        var hints = 0
         /// Errors plus warnings.
         var problems = 0
+        /// Warnings that are trigger conflicts (counted in `problems` too).
+        var conflicts = 0
     }
 
     struct Library: Encodable {
@@ -85,13 +97,32 @@ struct CheckReport: Encodable {
         var source: String
     }
 
+    /// One library layer, in precedence order.
+    struct Layer: Encodable {
+        var name: String
+        var path: String
+        /// False when the name was made from the folder's name.
+        var named: Bool
+        var readOnly: Bool
+        /// `LayerRevision.text`; nil for project snippets.
+        var revision: String?
+    }
+
     var library: Library
+    var layers: [Layer]
     var files: [File]
     var diagnostics: [Diagnostic]
+    /// The `trigger-conflict` diagnostics (also in `diagnostics`).
+    var conflicts: [Diagnostic]
     var totals: Totals
 
     init(library snippetLibrary: SnippetLibrary, paths: LibraryPaths) {
         library = Library(paths: paths.paths, source: paths.source.rawValue)
+        layers = snippetLibrary.layers.map { layer in
+            Layer(
+                name: layer.name, path: layer.path, named: layer.isNamed, readOnly: layer.isReadOnly,
+                revision: snippetLibrary.layerRevisions[layer.name]?.text)
+        }
         func count(_ diagnostics: [LibraryDiagnostic], _ severity: LibraryDiagnostic.Severity) -> Int {
             diagnostics.filter { $0.severity == severity }.count
         }
@@ -108,10 +139,12 @@ struct CheckReport: Encodable {
                 column: diagnostic.position.utf8Column + 1, severity: diagnostic.severity.rawValue, code: diagnostic.code,
                 message: diagnostic.message)
         }
+        conflicts = diagnostics.filter { $0.code == "trigger-conflict" }
         totals = Totals(
             snippets: snippetLibrary.snippets.count, files: snippetLibrary.files.count, errors: count(all, .error),
-            warnings: count(all, .warning), notes: count(all, .note))
+            warnings: count(all, .warning), notes: count(all, .note), hints: count(all, .hint))
         totals.problems = totals.errors + totals.warnings
+        totals.conflicts = conflicts.count
     }
 
     /// The human-readable report: loader problems, then each file's count and problems, then the summary.
@@ -122,6 +155,16 @@ struct CheckReport: Encodable {
         let fileURIs = Set(files.map(\.uri))
         func line(_ diagnostic: Diagnostic) -> String {
             "\(diagnostic.path):\(diagnostic.line):\(diagnostic.column): \(diagnostic.severity): \(diagnostic.message)"
+        }
+        // The layers, when there is more than one or one was named: precedence and provenance at a glance.
+        if layers.count > 1 || layers.contains(where: \.named) {
+            for layer in layers {
+                var text = "layer \(layer.name): \(layer.path)"
+                if !layer.named && layer.name != LibraryLayer.projectLayerName { text += " (named after its folder; name it with NAME=PATH)" }
+                if layer.readOnly { text += ", read-only" }
+                if let revision = layer.revision { text += ", revision \(revision)" }
+                lines.append(text)
+            }
         }
         // Problems of no file read (a missing path, a manifest entry) come first, in the order found.
         for diagnostic in diagnostics where !fileURIs.contains(diagnostic.uri) { lines.append(line(diagnostic)) }
@@ -134,7 +177,11 @@ struct CheckReport: Encodable {
         }
         var summary =
             "\(totals.snippets) snippet\(totals.snippets == 1 ? "" : "s") in \(totals.files) file\(totals.files == 1 ? "" : "s"), \(totals.problems) problem\(totals.problems == 1 ? "" : "s")"
+        if totals.conflicts > 0 {
+            summary += " (\(totals.conflicts) trigger conflict\(totals.conflicts == 1 ? "" : "s"))"
+        }
         if totals.notes > 0 { summary += ", \(totals.notes) note\(totals.notes == 1 ? "" : "s")" }
+        if totals.hints > 0 { summary += ", \(totals.hints) hint\(totals.hints == 1 ? "" : "s")" }
         lines.append(summary)
         return lines.joined(separator: "\n")
     }

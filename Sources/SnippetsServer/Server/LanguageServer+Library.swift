@@ -5,12 +5,24 @@ extension LanguageServer {
     /// The paths the library is loaded from: the `libraries` setting, else the default paths. The workspace
     /// folders' `.vscode/*.code-snippets` files are added by the loader.
     var libraryPaths: [String] {
-        (settings.libraries ?? configuration.defaultLibraryPaths).map(Self.expandingTilde)
+        libraryLayers.map(\.path)
     }
 
-    /// The directories (or files) to watch: the configured paths and each workspace folder's `.vscode`.
+    /// The library layers in precedence order: the `libraries` setting, else the default layers; names unique.
+    var libraryLayers: [LibraryLayer] {
+        let layers = (settings.libraries ?? configuration.defaultLibraryLayers).map { layer -> LibraryLayer in
+            var layer = layer
+            layer.path = Self.expandingTilde(layer.path)
+            return layer
+        }
+        return LibraryLayer.uniquelyNamed(layers).layers
+    }
+
+    /// The directories (or files) to watch: the configured paths, each workspace folder's `.vscode`, and the git
+    /// state (`HEAD`, index, refs) of repositories holding a layer, so a commit or pull updates the revision.
     var watchedRoots: [String] {
         libraryPaths + workspaceFolders.map { ($0 as NSString).appendingPathComponent(".vscode") }
+            + LayerLoading.gitWatchedPaths(for: libraryPaths)
     }
 
     private static func expandingTilde(_ path: String) -> String {
@@ -24,13 +36,13 @@ extension LanguageServer {
             reloadRequested = true
             return
         }
-        let paths = libraryPaths
+        let layers = libraryLayers
         let workspaceRoots = workspaceFolders
         let loader = configuration.loadLibrary
         var lastGood = self.lastGood
         let generation = snapshot.generation + 1
         reloadTask = Task.detached(priority: .utility) {
-            let loaded = loader(paths, workspaceRoots)
+            let loaded = loader(layers, workspaceRoots)
             let served = lastGood.serving(loaded)
             let snapshot = LibrarySnapshot(library: served, index: TokenIndex(library: served), generation: generation)
             await self.install(snapshot, lastGood: lastGood, loaded: loaded)
