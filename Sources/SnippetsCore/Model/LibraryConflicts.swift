@@ -31,7 +31,7 @@ public enum LibraryConflicts {
 
     /// Every trigger conflict and duplicate body in `library`.
     public static func diagnostics(in library: SnippetLibrary) -> [LibraryDiagnostic] {
-        triggerConflicts(in: library) + duplicateBodies(in: library)
+        triggerConflictDiagnostics(in: library) + duplicateBodies(in: library)
     }
 
     private struct TriggerKey: Hashable {
@@ -61,7 +61,17 @@ public enum LibraryConflicts {
         return total > namedPlaces ? shown + " and \(total - namedPlaces) more" : shown
     }
 
-    static func triggerConflicts(in library: SnippetLibrary) -> [LibraryDiagnostic] {
+    /// One trigger defined more than once for the same languages.
+    public struct TriggerConflict: Hashable, Sendable {
+        public var trigger: String
+        /// The languages it is defined twice for (`*` for every language).
+        public var scopes: [String]
+        /// The definitions in precedence order: the first one wins.
+        public var definitions: [Snippet]
+    }
+
+    /// Every trigger defined more than once for the same language, sorted by the winner's place.
+    public static func triggerConflicts(in library: SnippetLibrary) -> [TriggerConflict] {
         let snippets = library.snippets
         var groups: [TriggerKey: [Int]] = [:]
         for (number, snippet) in snippets.enumerated() {
@@ -71,31 +81,45 @@ public enum LibraryConflicts {
                 }
             }
         }
-        // The same members under several scopes (a snippet for javascript and typescript, twice) make one message.
+        // The same members under several scopes (a snippet for javascript and typescript, twice) make one conflict.
         var scopesByMembers: [[Int]: (trigger: String, scopes: [String])] = [:]
         for (key, members) in groups where members.count > 1 {
             scopesByMembers[members, default: (key.trigger, [])].scopes.append(key.scope)
         }
+        let ranks = snippets.map { library.layerRank(of: $0.layer) }
         func precedes(_ lhs: Int, _ rhs: Int) -> Bool {
-            let left = library.layerRank(of: snippets[lhs].layer)
-            let right = library.layerRank(of: snippets[rhs].layer)
-            if left != right { return left < right }
+            if ranks[lhs] != ranks[rhs] { return ranks[lhs] < ranks[rhs] }
             if snippets[lhs].priority != snippets[rhs].priority { return snippets[lhs].priority > snippets[rhs].priority }
             return lhs < rhs
         }
-        var result: [LibraryDiagnostic] = []
+        var conflicts: [(order: Int, conflict: TriggerConflict)] = []
+        conflicts.reserveCapacity(scopesByMembers.count)
         for (members, group) in scopesByMembers {
             let ordered = members.sorted(by: precedes)
-            let winner = ordered[0]
-            let languages = group.scopes.sorted().map(describe(scope:)).joined(separator: ", ")
-            for number in ordered {
-                let snippet = snippets[number]
-                let others = names(ordered, except: number) { place(of: snippets[$0]) }
+            let definitions = ordered.map { snippets[$0] }
+            conflicts.append((ordered[0], TriggerConflict(trigger: group.trigger, scopes: group.scopes.sorted(), definitions: definitions)))
+        }
+        conflicts.sort { lhs, rhs in
+            lhs.order != rhs.order ? lhs.order < rhs.order : lhs.conflict.trigger < rhs.conflict.trigger
+        }
+        return conflicts.map(\.conflict)
+    }
+
+    /// The warning at each definition of each conflict.
+    static func triggerConflictDiagnostics(in library: SnippetLibrary) -> [LibraryDiagnostic] {
+        var result: [LibraryDiagnostic] = []
+        for conflict in triggerConflicts(in: library) {
+            let definitions = conflict.definitions
+            let languages = conflict.scopes.map(describe(scope:)).joined(separator: ", ")
+            let numbers = Array(definitions.indices)
+            for number in numbers {
+                let snippet = definitions[number]
+                let others = names(numbers, except: number) { place(of: definitions[$0]) }
                 let message: String
-                if number == winner {
-                    message = "the trigger '\(group.trigger)' (\(languages)) is also defined at \(others); this one wins"
+                if number == 0 {
+                    message = "the trigger '\(conflict.trigger)' (\(languages)) is also defined at \(others); this one wins"
                 } else {
-                    message = "the trigger '\(group.trigger)' (\(languages)) is also defined at \(others); \(place(of: snippets[winner])) wins, so this one only shows after it"
+                    message = "the trigger '\(conflict.trigger)' (\(languages)) is also defined at \(others); \(place(of: definitions[0])) wins, so this one only shows after it"
                 }
                 result.append(LibraryDiagnostic(
                     uri: snippet.location.uri, position: snippet.location.range.start, severity: .warning,

@@ -11,7 +11,7 @@ public enum CheckCommand: SnippetsCommand {
         Loads the snippet library and prints, for each file, how many snippets it holds and every problem found in
         it as `file:line:col: severity: message` (line and column count from 1; columns count UTF-8 bytes, as
         compilers do), then a summary: `N snippets in M files, K problems (C trigger conflicts)` (K counts errors
-        and warnings; notes, such as a SnipMate backtick expression that was not run, and hints are counted after
+        and warnings, C the triggers defined more than once, each with a warning at every definition; notes, such as a SnipMate backtick expression that was not run, and hints are counted after
         it). With several layers (or a named one) each layer is listed first with its revision.
 
         The same trigger defined twice for the same language (in two layers, or twice in one) is a warning at
@@ -25,8 +25,8 @@ public enum CheckCommand: SnippetsCommand {
                            (~/.config/snippets).
           --json           Print one JSON object instead: layers (name, path, named, readOnly, revision), files
                            (path, uri, format, snippet and problem counts), diagnostics (path, uri, line,
-                           column, severity, code, message), conflicts (the trigger-conflict diagnostics)
-                           and totals.
+                           column, severity, code, message), conflicts (trigger, languages, definitions
+                           with path, line, column, layer and title; the first one wins) and totals.
           -h, --help       Show this help.
 
         Exit status: 0 when no file has an error (warnings and notes are fine), 1 when some file or library path
@@ -88,7 +88,7 @@ struct CheckReport: Encodable {
         var hints = 0
         /// Errors plus warnings.
         var problems = 0
-        /// Warnings that are trigger conflicts (counted in `problems` too).
+        /// Triggers defined more than once for the same languages (their warnings are counted in `problems`).
         var conflicts = 0
     }
 
@@ -108,12 +108,32 @@ struct CheckReport: Encodable {
         var revision: String?
     }
 
+    /// One definition of a conflicting trigger.
+    struct Definition: Encodable {
+        var path: String
+        /// 1-based.
+        var line: Int
+        /// 1-based, in UTF-8 bytes.
+        var column: Int
+        var layer: String
+        var title: String
+    }
+
+    /// A trigger defined more than once for the same languages; `definitions[0]` wins.
+    struct Conflict: Encodable {
+        var trigger: String
+        /// Language scopes, `*` for every language.
+        var languages: [String]
+        var definitions: [Definition]
+    }
+
     var library: Library
     var layers: [Layer]
     var files: [File]
     var diagnostics: [Diagnostic]
-    /// The `trigger-conflict` diagnostics (also in `diagnostics`).
-    var conflicts: [Diagnostic]
+    /// Each trigger defined more than once for the same languages (each definition also has a `trigger-conflict`
+    /// warning in `diagnostics`).
+    var conflicts: [Conflict]
     var totals: Totals
 
     init(library snippetLibrary: SnippetLibrary, paths: LibraryPaths) {
@@ -139,7 +159,15 @@ struct CheckReport: Encodable {
                 column: diagnostic.position.utf8Column + 1, severity: diagnostic.severity.rawValue, code: diagnostic.code,
                 message: diagnostic.message)
         }
-        conflicts = diagnostics.filter { $0.code == "trigger-conflict" }
+        conflicts = LibraryConflicts.triggerConflicts(in: snippetLibrary).map { conflict in
+            Conflict(
+                trigger: conflict.trigger, languages: conflict.scopes,
+                definitions: conflict.definitions.map { snippet in
+                    Definition(
+                        path: LibraryPath.path(fromFileURI: snippet.location.uri), line: snippet.location.range.start.line + 1,
+                        column: snippet.location.range.start.utf8Column + 1, layer: snippet.layer, title: snippet.title)
+                })
+        }
         totals = Totals(
             snippets: snippetLibrary.snippets.count, files: snippetLibrary.files.count, errors: count(all, .error),
             warnings: count(all, .warning), notes: count(all, .note), hints: count(all, .hint))
