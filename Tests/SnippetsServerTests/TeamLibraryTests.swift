@@ -260,9 +260,36 @@ final class TeamLibraryFixture: Sendable {
 
         let gone: JSONValue = ["id": "s0000000000000000", "contentHash": "sha1:00"]
         let verdicts = try await client.result("snippets/verifyCitations", ["citations": [citation, releaseCitation, gone]])
+        #expect(try JSONSchemaValidator.load("snippets-verifyCitations.result.schema.json").violations(of: verdicts) == [])
         let statuses = verdicts["citations"]?.arrayValue?.map { $0["status"]?.stringValue ?? "" }
         #expect(statuses == ["changed", "unchanged", "gone"])
         #expect(verdicts["citations"]?.arrayValue?.first?["layerRevision"]?.stringValue == "git:" + second)
+    }
+
+    @Test func verifyCitationsExampleDecodesAndValidates() throws {
+        let bytes = try [UInt8](Data(contentsOf: packageRoot.appendingPathComponent("protocol/examples/snippets-verifyCitations.json")))
+        let example = try JSONValue.parse(bytes)
+        let params = try #require(example["params"])
+        let result = try #require(example["result"])
+        #expect(try JSONSchemaValidator.load("snippets-verifyCitations.params.schema.json").violations(of: params) == [])
+        #expect(try JSONSchemaValidator.load("snippets-verifyCitations.result.schema.json").violations(of: result) == [])
+        let decoded = try params.decode(VerifyCitationsParams.self)
+        #expect(decoded.citations.count == 3)
+        #expect(try JSONValue(encoding: try result.decode(VerifyCitationsResult.self)) == result, "re-encodes unchanged")
+        #expect(result["citations"]?.arrayValue?.map { $0["status"] } == ["changed", "unchanged", "gone"])
+    }
+
+    @Test func theServerWatchesTheTeamRepositorysHeadAndAdvertisesVerify() async throws {
+        let fixture = try TeamLibraryFixture()
+        let client = TestClient(diskLayers: fixture.layers)
+        let reply = try await client.initialize(capabilities: ["workspace": ["didChangeWatchedFiles": ["dynamicRegistration": true]]])
+        #expect(reply["capabilities"]?["experimental"]?["snippetsVerifyCitations"] == true)
+        #expect(reply["capabilities"]?["experimental"]?["snippetsAsk"] == true)
+        let registration = try #require(await client.notification("client/registerCapability"))
+        let watchers = registration["registrations"]?.arrayValue?.first?["registerOptions"]?["watchers"]?.arrayValue ?? []
+        let patterns = watchers.compactMap { $0["globPattern"]?.stringValue }
+        #expect(patterns.contains(fixture.team + "/.git/HEAD"))
+        #expect(patterns.contains(fixture.team + "/.git/refs/**/*"))
     }
 
     @Test func uncommittedChangesAreMarkedAndAnotherCommitClearsThem() throws {
