@@ -290,6 +290,9 @@ final class TeamLibraryFixture: Sendable {
         let patterns = watchers.compactMap { $0["globPattern"]?.stringValue }
         #expect(patterns.contains(fixture.team + "/.git/HEAD"))
         #expect(patterns.contains(fixture.team + "/.git/refs/**/*"))
+        let loaded = client.stderr.all.first { $0.hasPrefix("snippets-lsp: loaded ") } ?? ""
+        #expect(loaded.contains("; layers in precedence order: personal (files:"))
+        #expect(loaded.hasSuffix(", team (read-only, git:\(fixture.head))"))
     }
 
     @Test func uncommittedChangesAreMarkedAndAnotherCommitClearsThem() throws {

@@ -65,6 +65,15 @@ extension LanguageServer {
         if broken > 0 {
             summary += "; \(broken) \(broken == 1 ? "file has" : "files have") errors (the last good snippets of each stay in service)"
         }
+        if library.layers.count > 1 || library.layers.contains(where: \.isNamed) {
+            summary += "; layers in precedence order: " + library.layers.map { layer in
+                var roles: [String] = []
+                if !layer.isNamed && layer.name != LibraryLayer.projectLayerName { roles.append("named after its folder") }
+                if layer.isReadOnly { roles.append("read-only") }
+                if let revision = library.layerRevisions[layer.name] { roles.append(revision.text) }
+                return roles.isEmpty ? layer.name : "\(layer.name) (\(roles.joined(separator: ", ")))"
+            }.joined(separator: ", ")
+        }
         log(summary, toClient: true)
         let problems = loaded.diagnostics
         for problem in problems.prefix(Self.loggedProblemLimit) {
@@ -105,7 +114,7 @@ extension LanguageServer {
             let position = Position(sourcePosition: problem.position, in: positionEncoding)
             return Diagnostic(
                 range: LSPRange(start: position, end: position),
-                severity: problem.severity == .error ? 1 : problem.severity == .warning ? 2 : 3,
+                severity: problem.severity == .error ? 1 : problem.severity == .warning ? 2 : problem.severity == .note ? 3 : 4,
                 code: problem.code, source: Self.serverName, message: problem.message)
         }
         sendNotification("textDocument/publishDiagnostics", PublishDiagnosticsParams(uri: uri, diagnostics: diagnostics))
