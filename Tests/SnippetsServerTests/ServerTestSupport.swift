@@ -124,8 +124,9 @@ final class TestClient: Sendable {
         self.library = library
         let stderr = self.stderr
         let libraryStamps: @Sendable ([String]) -> [String: FileStamp] = { paths in library.stamps(paths) }
-        let stamps = polling ? libraryStamps : nil
         let fromDisk = diskLibrary != nil || diskLayers != nil
+        // From disk, polling reads the real files' stamps, as `serve` does.
+        let stamps = polling ? (fromDisk ? DiskStamps.stamps(under:) : libraryStamps) : nil
         let load: @Sendable ([LibraryLayer], [String]) -> SnippetLibrary = { layers, roots in
             fromDisk ? LayerLoading.load(layers: layers, workspaceRoots: roots) : library.load(layers.map(\.path))
         }

@@ -266,6 +266,32 @@ final class TeamLibraryFixture: Sendable {
         #expect(verdicts["citations"]?.arrayValue?.first?["layerRevision"]?.stringValue == "git:" + second)
     }
 
+    @Test func aCommitOutsideTheLayerFolderIsPickedUpByPolling() async throws {
+        let fixture = try TeamLibraryFixture()
+        // The layer is a sub-folder of the repository: `.git` is outside every watched library path.
+        let sub = fixture.team + "/snippets"
+        try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: fixture.teamFile, toPath: sub + "/javascript.json")
+        try fixture.commit("Move into snippets/")
+        let before = fixture.head
+        let client = TestClient(polling: true, diskLayers: [LibraryLayer(path: sub, name: "team", isReadOnly: true)])
+        try await client.initialize()
+        let first = try await client.result("snippets/ask", ["question": "overdue invoice letter"])
+        #expect(first["citations"]?.arrayValue?.first?["layerRevision"]?.stringValue == "git:" + before)
+        // A pull that only brings a README beside the folder: no file under the layer changes, but HEAD moves.
+        try "Team snippets\n".write(toFile: fixture.team + "/README.md", atomically: true, encoding: .utf8)
+        try fixture.commit("Readme")
+        var revision: String?
+        for _ in 0..<5 {
+            try await client.nextLoad()
+            let after = try await client.result("snippets/ask", ["question": "overdue invoice letter"])
+            revision = after["citations"]?.arrayValue?.first?["layerRevision"]?.stringValue
+            if revision == "git:" + fixture.head { break }
+        }
+        #expect(revision == "git:" + fixture.head)
+        #expect(fixture.head != before)
+    }
+
     @Test func verifyCitationsExampleDecodesAndValidates() throws {
         let bytes = try [UInt8](Data(contentsOf: packageRoot.appendingPathComponent("protocol/examples/snippets-verifyCitations.json")))
         let example = try JSONValue.parse(bytes)
