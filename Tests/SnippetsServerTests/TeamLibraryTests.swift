@@ -200,6 +200,8 @@ final class TeamLibraryFixture: Sendable {
         }
         #expect(error.message.contains("the library layer 'team'") && error.message.contains("read-only"))
         #expect(!FileManager.default.fileExists(atPath: target))
+        #expect(await client.server.readOnlyLayer(containing: target)?.name == "team")
+        #expect(await client.server.readOnlyLayer(containing: fixture.personal + "/learned.json") == nil)
         #expect(try fixture.git("status", "--porcelain") == "")
     }
 

@@ -18,6 +18,13 @@ extension LanguageServer {
         return LibraryLayer.uniquelyNamed(layers).layers
     }
 
+    /// The read-only layer `path` is in, if any (see `LayerLoading.readOnlyLayer(containing:in:)`): whatever writes
+    /// into the library (saving a snippet, learned words) refuses when this is not nil, naming the layer
+    /// (`SaveSelection.readOnlyRefusal`).
+    func readOnlyLayer(containing path: String) -> LibraryLayer? {
+        LayerLoading.readOnlyLayer(containing: (path as NSString).expandingTildeInPath, in: libraryLayers)
+    }
+
     /// The directories (or files) to watch: the configured paths, each workspace folder's `.vscode`, and the git
     /// state (`HEAD`, index, refs) of repositories holding a layer, so a commit or pull updates the revision.
     var watchedRoots: [String] {
