@@ -99,8 +99,9 @@ private func makeLibrary() throws -> String {
         let labels = result.output.split(separator: "\n").map { String($0.prefix { $0 != ":" }) }
         #expect(labels == [
             "libraries", "snippets", "load", "index", "load and index", "peak memory", "search (typing)",
-            "search (terms)",
+            "search (terms)", "conflicts",
         ])
+        #expect(result.output.contains("ratio "))
         #expect(result.output.contains("snippets:        3 in 2 files"))
         #expect(result.output.contains("over 20; "))
     }
