@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
 import SnippetsCore
 import Testing
 
@@ -42,23 +45,15 @@ final class TeamLibraryFixture: Sendable {
     /// Runs `git` in the team repository (or `directory`) and returns its trimmed output.
     @discardableResult
     func git(_ arguments: String..., in directory: String? = nil) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "-c", "user.name=Team", "-c", "user.email=team@example.com", "-c", "commit.gpgsign=false",
-                             "-c", "init.defaultBranch=main"] + arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory ?? team)
+        let command = ["git", "-C", directory ?? team, "-c", "user.name=Team", "-c", "user.email=team@example.com",
+                       "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["GIT_CONFIG_NOSYSTEM"] = "1"
         environment["HOME"] = root
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ResponseError.internalError("git \(arguments) failed") }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let (status, output) = spawnClosingDescriptors(command, environment: environment), status == 0 else {
+            throw ResponseError.internalError("git \(arguments) failed")
+        }
+        return output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Stages everything in the team repository and commits it.
@@ -81,6 +76,49 @@ final class TeamLibraryFixture: Sendable {
     }
 
     var flags: [String] { ["--library", "personal=" + personal, "--library", "team=" + team] }
+}
+
+/// Runs `command` (through `/usr/bin/env`) with every descriptor above stderr closed in the child, and returns its
+/// exit status and stdout. `Process` would let the child inherit descriptors other tests hold open without
+/// close-on-exec (the fake model server's listening socket), which keeps that port accepting after the test closed it.
+func spawnClosingDescriptors(_ command: [String], environment: [String: String]) -> (Int32, String)? {
+    var pipe: [Int32] = [0, 0]
+    guard Glibc.pipe(&pipe) == 0 else { return nil }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    // glibc 2.34+; not in the Swift module map (it needs _GNU_SOURCE), so looked up by name.
+    typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
+        close(pipe[0])
+        close(pipe[1])
+        return nil
+    }
+    _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+    let argv = (["/usr/bin/env"] + command).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+        argv.forEach { free($0) }
+        envp.forEach { free($0) }
+    }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, envp)
+    close(pipe[1])
+    defer { close(pipe[0]) }
+    guard spawned == 0 else { return nil }
+    var output: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = read(pipe[0], &buffer, buffer.count)
+        if count <= 0 { break }
+        output += buffer[0..<count]
+    }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
+    return (exitStatus, String(decoding: output, as: UTF8.self))
 }
 
 @Suite(.serialized) struct TeamLibraryTests {
