@@ -406,6 +406,12 @@ func spawnClosingDescriptors(_ command: [String], environment: [String: String])
         try fixture.commit("sub")
         let sub = LayerLoading.load(layers: [LibraryLayer(path: fixture.team + "/sub", name: "sub")]).layerRevisions["sub"]
         #expect(sub?.text == "git:" + fixture.head)
+
+        // A layer reached through a symbolic link to a folder inside the repository (no `.git` above the link).
+        let link = fixture.root + "/sub-link"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: fixture.team + "/sub")
+        let throughLink = LayerLoading.load(layers: [LibraryLayer(path: link, name: "through-link")]).layerRevisions["through-link"]
+        #expect(throughLink?.text == "git:" + fixture.head)
     }
 
     @Test func aFolderOutsideGitHasAHashOfItsFiles() throws {

@@ -188,7 +188,30 @@ public enum GitRevision {
 
     /// The revision of `layer`, whose loaded files are `files`: git when a work tree holds it and `HEAD` can be
     /// read, else the hash of its snippet files.
+    /// A layer reached through a symbolic link (`~/snippets/team` → `~/src/team-snippets/snippets`) is looked up
+    /// where it really is, since git records paths relative to the real work tree.
     public static func revision(of layer: LibraryLayer, files: [SnippetFile]) -> LayerRevision {
+        let base = LibraryPath.normalize(layer.path)
+        let real = LibraryPath.normalize((base as NSString).resolvingSymlinksInPath)
+        guard real != base else { return revision(ofResolved: layer, files: files) }
+        var resolved = layer
+        resolved.path = real
+        let resolvedFiles = files.map { file -> SnippetFile in
+            var file = file
+            let path = LibraryPath.normalize(file.path)
+            if path == base {
+                file.path = real
+            } else if path.hasPrefix(base + "/") {
+                file.path = real + path.dropFirst(base.count)
+            }
+            return file
+        }
+        var revision = revision(ofResolved: resolved, files: resolvedFiles)
+        if revision.kind == .files { revision = filesRevision(of: layer, files: files) }
+        return revision
+    }
+
+    private static func revision(ofResolved layer: LibraryLayer, files: [SnippetFile]) -> LayerRevision {
         guard let repository = repository(containing: layer.path), let head = head(of: repository) else {
             return filesRevision(of: layer, files: files)
         }

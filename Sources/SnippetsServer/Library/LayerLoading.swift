@@ -26,7 +26,8 @@ public enum LayerLoading {
         var seen: Set<GitRevision.Repository> = []
         var result: [String] = []
         for path in paths {
-            guard let repository = GitRevision.repository(containing: path), seen.insert(repository).inserted else { continue }
+            let real = (path as NSString).resolvingSymlinksInPath
+            guard let repository = GitRevision.repository(containing: real), seen.insert(repository).inserted else { continue }
             result += GitRevision.watchedPaths(of: repository)
         }
         return result
