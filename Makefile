@@ -26,7 +26,7 @@ export SNIPPETS_LSP_BIN
 .NOTPARALLEL:
 
 .PHONY: help build release venv test swift-test e2e eval demo bench clean-venv vscode-test model-venv model-test model-bench
-.PHONY: fuzz fuzz-smoke load
+.PHONY: fuzz fuzz-smoke load git-tool
 
 help: ## List the targets.
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -46,10 +46,17 @@ $(VENV_STAMP): $(REQUIREMENTS)
 
 test: build swift-test e2e vscode-test eval fuzz-smoke model-test ## THE test command (README, CI): Swift, end-to-end, editor, eval, fuzz smoke, real-model tests.
 
-swift-test: ## All Swift tests (Swift Testing and XCTest).
+swift-test: git-tool ## All Swift tests (Swift Testing and XCTest).
 	$(SWIFT) test
 
-e2e: build venv ## End-to-end tests over real pipes (pytest-lsp) and the headless Neovim test.
+# The team-library tests make a real git repository (the server itself never runs git).
+git-tool: ## Install git through apt-get when it is missing (the tests' team repositories need it).
+	@command -v git >/dev/null || { \
+		echo "git-tool: installing git with apt-get"; \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq git; \
+		else sudo apt-get update -qq && sudo apt-get install -y -qq git; fi; }
+
+e2e: build venv git-tool ## End-to-end tests over real pipes (pytest-lsp) and the headless Neovim test.
 	cd Tests && ../$(PYTEST) -c pytest.ini
 
 # The VS Code extension's own logic against a fake vscode API (no npm packages needed).

@@ -26,7 +26,7 @@ let exampleLibraryPath = packageRoot.appendingPathComponent("examples/library").
         #expect(try JSONSchemaValidator.load("snippets-ask.result.schema.json").violations(of: json) == [])
         let library = LibraryPaths(paths: [exampleLibraryPath], source: .flags).load()
         let expected = try await AskPipeline(library: library).answer(AskRequest(question: "how do I retry a network call?", language: "python", limit: 3))
-        #expect(json == (try JSONValue(encoding: AskResponse(expected, encoding: .utf16))))
+        #expect(json == (try JSONValue(encoding: AskResponse(expected, encoding: .utf16, library: library))))
         #expect(json["candidates"]?.arrayValue?.count ?? 0 <= 3)
     }
 

@@ -46,9 +46,9 @@ import Testing
         let result = await check(["--library", Self.fixtures + "/bad", "--json"])
         #expect(result.status == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
-        #expect(Set(object.keys) == ["diagnostics", "files", "library", "totals"])
+        #expect(Set(object.keys) == ["conflicts", "diagnostics", "files", "layers", "library", "totals"])
         let totals = try #require(object["totals"] as? [String: Int])
-        #expect(totals == ["snippets": 3, "files": 3, "errors": 3, "warnings": 0, "notes": 1, "problems": 3])
+        #expect(totals == ["snippets": 3, "files": 3, "errors": 3, "warnings": 0, "notes": 1, "hints": 0, "problems": 3, "conflicts": 0])
         let diagnostics = try #require(object["diagnostics"] as? [[String: Any]])
         let types = diagnostics.first { $0["code"] as? String == "wrong-type" }
         #expect(types?["line"] as? Int == 3)

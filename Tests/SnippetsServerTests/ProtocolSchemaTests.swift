@@ -157,7 +157,7 @@ func protocolExamples() throws -> [(name: String, json: JSONValue)] {
         results.append(try await AskPipeline(library: SnippetLibrary(files: [], searchedPaths: ["/nowhere"])).answer(AskRequest(question: "x y")))
         for ask in results {
             for encoding in PositionEncoding.allCases {
-                let json = try JSONValue(encoding: AskResponse(ask, encoding: encoding))
+                let json = try JSONValue(encoding: AskResponse(ask, encoding: encoding, library: library))
                 #expect(result.violations(of: json) == [], "\(ask.answer)")
             }
         }

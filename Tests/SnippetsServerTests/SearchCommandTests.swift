@@ -67,7 +67,7 @@ private func makeLibrary() throws -> String {
         let decoded = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]]
         let first = try #require(decoded?.first)
         #expect(decoded?.count == 1)
-        #expect(Set(first.keys) == ["id", "title", "triggers", "match", "score", "location"])
+        #expect(Set(first.keys) == ["id", "title", "triggers", "match", "score", "layer", "location"])
         #expect(first["title"] as? String == "Invoice footer")
         #expect(first["triggers"] as? [String] == ["invfoot"])
         #expect(first["match"] as? String == "title")
@@ -99,8 +99,9 @@ private func makeLibrary() throws -> String {
         let labels = result.output.split(separator: "\n").map { String($0.prefix { $0 != ":" }) }
         #expect(labels == [
             "libraries", "snippets", "load", "index", "load and index", "peak memory", "search (typing)",
-            "search (terms)",
+            "search (terms)", "conflicts",
         ])
+        #expect(result.output.contains("ratio "))
         #expect(result.output.contains("snippets:        3 in 2 files"))
         #expect(result.output.contains("over 20; "))
     }

@@ -117,7 +117,7 @@ final class TestClient: Sendable {
     /// `diskLibrary`: load these real paths from disk instead of `library` (tests that write files).
     init(
         library: TestLibrary = TestLibrary(), polling: Bool = false, handlers: RequestHandlerRegistry = .standard,
-        now: Date = Date(timeIntervalSince1970: 1_700_000_000), diskLibrary: [String]? = nil,
+        now: Date = Date(timeIntervalSince1970: 1_700_000_000), diskLibrary: [String]? = nil, diskLayers: [LibraryLayer]? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) {
         let (client, serverEnd) = InMemoryTransport.pair()
@@ -125,13 +125,14 @@ final class TestClient: Sendable {
         self.library = library
         let stderr = self.stderr
         let libraryStamps: @Sendable ([String]) -> [String: FileStamp] = { paths in library.stamps(paths) }
-        let stamps = polling ? libraryStamps : nil
-        let fromDisk = diskLibrary != nil
-        let load: @Sendable ([String], [String]) -> SnippetLibrary = { paths, roots in
-            fromDisk ? LibraryPaths(paths: paths, source: .flags).load(workspaceRoots: roots) : library.load(paths)
+        let fromDisk = diskLibrary != nil || diskLayers != nil
+        // From disk, polling reads the real files' stamps, as `serve` does.
+        let stamps = polling ? (fromDisk ? DiskStamps.stamps(under:) : libraryStamps) : nil
+        let load: @Sendable ([LibraryLayer], [String]) -> SnippetLibrary = { layers, roots in
+            fromDisk ? LayerLoading.load(layers: layers, workspaceRoots: roots) : library.load(layers.map(\.path))
         }
         var configuration = ServerConfiguration(
-            defaultLibraryPaths: diskLibrary ?? ["/lib"],
+            defaultLibraryLayers: diskLayers ?? (diskLibrary ?? ["/lib"]).map { LibraryLayer(path: $0) },
             loadLibrary: load,
             libraryStamps: stamps,
             pollInterval: .milliseconds(50),

@@ -49,15 +49,33 @@ public struct LibraryLoader: Sendable {
     /// Loads every snippet under `paths`, then the project snippets (`.vscode/*.code-snippets`) of each workspace
     /// root. A workspace root without `.vscode` is not a problem.
     public func load(paths: [String], workspaceRoots: [String]) -> SnippetLibrary {
+        load(layers: paths.map { LibraryLayer(path: $0) }, workspaceRoots: workspaceRoots)
+    }
+
+    /// Loads every layer in order (each file and snippet records its layer's name), then the project snippets
+    /// (`.vscode/*.code-snippets`) of each workspace root as the layer `project`. Layer names are made unique.
+    public func load(layers given: [LibraryLayer], workspaceRoots: [String] = []) -> SnippetLibrary {
+        let (layers, renameNotes) = LibraryLayer.uniquelyNamed(given)
         var walk = Walk(loader: self)
-        for path in paths {
-            walk.visitLibraryPath(LibraryPath.normalize(path))
+        for layer in layers {
+            walk.layer = layer.name
+            walk.visitLibraryPath(LibraryPath.normalize(layer.path))
         }
+        walk.layer = LibraryLayer.projectLayerName
         for root in workspaceRoots {
             walk.visitWorkspaceRoot(LibraryPath.normalize(root))
         }
         walk.resolveOverrides()
-        return SnippetLibrary(files: walk.files, loaderDiagnostics: walk.loaderDiagnostics, searchedPaths: paths)
+        for note in renameNotes {
+            walk.report(.warning, "layer-name", note.message, path: note.path)
+        }
+        var library = SnippetLibrary(files: walk.files, loaderDiagnostics: walk.loaderDiagnostics, searchedPaths: layers.map(\.path))
+        var allLayers = layers
+        if walk.files.contains(where: { $0.layer == LibraryLayer.projectLayerName }) {
+            allLayers.append(LibraryLayer(path: workspaceRoots.first ?? "/", name: LibraryLayer.projectLayerName))
+        }
+        library.layers = allLayers
+        return library
     }
 
     /// Reads the one file at `path` as `context` says (how a full load read it: see `SnippetFile.context`), for
@@ -126,6 +144,7 @@ public struct LibraryLoader: Sendable {
                     LibraryDiagnostic(uri: uri, position: SourcePosition(line: 0, asciiColumn: 0), severity: .error, code: code, message: message)
                 ])
             file.context = context
+            file.layer = context.layer
             return (file, [])
         }
         var size = knownSize
@@ -170,6 +189,11 @@ public struct LibraryLoader: Sendable {
             overrides = output.overrides
         }
         file.diagnostics.sort { $0.position < $1.position }
+        file.contentHash = FNV1a.hash(bytes)
+        if !context.layer.isEmpty {
+            file.layer = context.layer
+            for index in file.snippets.indices { file.snippets[index].layer = context.layer }
+        }
         return (file, overrides)
     }
 
@@ -179,6 +203,8 @@ public struct LibraryLoader: Sendable {
         var files: [SnippetFile] = []
         var loaderDiagnostics: [LibraryDiagnostic] = []
         var overrides: [(fileIndex: Int, override: SnipMateReader.Override)] = []
+        /// The name of the layer being walked.
+        var layer = ""
         /// Canonical paths of the files and directories read, so nothing is read twice.
         var seen: Set<String> = []
 
@@ -242,6 +268,8 @@ public struct LibraryLoader: Sendable {
                 report(.note, "already-loaded", "'\(path)' was already read through another path, so it is not read twice", path: path)
                 return
             }
+            var context = context
+            context.layer = layer
             let result = loader.readFile(at: path, context: context, knownSize: size)
             for override in result.overrides { overrides.append((files.count, override)) }
             files.append(result.file)

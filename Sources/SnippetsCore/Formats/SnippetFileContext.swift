@@ -17,6 +17,8 @@ public struct SnippetFileContext: Hashable, Sendable {
     public var scopes: [String]?
     /// Whether the file is a project file (`.vscode/*.code-snippets` under a workspace root).
     public var isProjectFile: Bool
+    /// The name of the library layer the file belongs to (empty when read outside a layer).
+    public var layer: String = ""
 
     public init(kind: Kind, scopes: [String]?, isProjectFile: Bool = false) {
         self.kind = kind

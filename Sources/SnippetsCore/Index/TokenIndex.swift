@@ -13,6 +13,8 @@ import Foundation
 ///   3, description 2, body 1), with `idf = ln(1 + N / df)` over all `N` snippets, so rare words count more. A
 ///   term that matches several index tokens (the last typed word as a prefix, or a stem) counts once, in its best
 ///   field, with `df` the sum of those tokens' document frequencies (at most `N`).
+/// - Layers: among trigger matches (exact or prefix), a snippet from an earlier layer ranks first; among exact
+///   trigger matches in one layer, the higher `priority`, then the one loaded first (as `LibraryConflicts` says).
 /// - Ties: higher `priority`, then the shorter shortest trigger, then title, then identifier.
 ///
 /// The reported `score` adds a tier bonus (exact trigger 1000, +100 for exact case; prefix 500) to the term score.
@@ -57,6 +59,8 @@ public struct TokenIndex: Sendable {
     private let priorities: [Int32]
     /// UTF-8 length of each snippet's shortest trigger (`Int32.max` when it has none), for tie-breaking.
     private let shortestTrigger: [Int32]
+    /// Each snippet's layer precedence (0 for the first layer), so a trigger match from an earlier layer ranks first.
+    private let layerRanks: [Int32]
 
     public init(library: SnippetLibrary) {
         self.library = library
@@ -74,6 +78,9 @@ public struct TokenIndex: Sendable {
         var shortestTrigger: [Int32] = []
         var priorities: [Int32] = []
         priorities.reserveCapacity(snippets.count)
+        var layerRanks: [Int32] = []
+        layerRanks.reserveCapacity(snippets.count)
+        var rankByLayer: [String: Int32] = [:]
         scopeStarts.reserveCapacity(snippets.count + 1)
         shortestTrigger.reserveCapacity(snippets.count)
 
@@ -88,6 +95,13 @@ public struct TokenIndex: Sendable {
             }
             shortestTrigger.append(shortest)
             priorities.append(Int32(clamping: snippet.priority))
+            if let rank = rankByLayer[snippet.layer] {
+                layerRanks.append(rank)
+            } else {
+                let rank = Int32(clamping: library.layerRank(of: snippet.layer))
+                rankByLayer[snippet.layer] = rank
+                layerRanks.append(rank)
+            }
             builder.add(snippet.title, snippet: number, field: Self.titleField)
             if let description = snippet.description {
                 builder.add(description, snippet: number, field: Self.descriptionField)
@@ -144,6 +158,7 @@ public struct TokenIndex: Sendable {
         self.scopeNumbers = scopeNumbers
         self.shortestTrigger = shortestTrigger
         self.priorities = priorities
+        self.layerRanks = layerRanks
     }
 
     /// Whether the stemmer could change `token`: ASCII letters only, two or more of them (`is` → be).
@@ -329,7 +344,7 @@ public struct TokenIndex: Sendable {
             let slot = accumulator.slots[number]
             let candidate = Candidate(
                 number: number, tier: slot.tier, score: Double(slot.score), priority: priorities[number],
-                shortestTrigger: shortestTrigger[number])
+                shortestTrigger: shortestTrigger[number], layerRank: layerRanks[number])
             if top.count == limit {
                 guard isRankedBefore(candidate, top[top.count - 1], snippets) else { continue }
                 top.removeLast()
@@ -370,6 +385,13 @@ public struct TokenIndex: Sendable {
 
     private func isRankedBefore(_ lhs: Candidate, _ rhs: Candidate, _ snippets: [Snippet]) -> Bool {
         if lhs.tier != rhs.tier { return lhs.tier < rhs.tier }
+        // Layer precedence: among trigger matches, the first layer's snippet comes first, whatever the scores.
+        if lhs.tier < Tier.tokens, lhs.layerRank != rhs.layerRank { return lhs.layerRank < rhs.layerRank }
+        // The same trigger twice: the one `LibraryConflicts` says wins (higher priority, then loaded first).
+        if lhs.tier <= Tier.exact {
+            if lhs.priority != rhs.priority { return lhs.priority > rhs.priority }
+            return lhs.number < rhs.number
+        }
         if lhs.score != rhs.score { return lhs.score > rhs.score }
         if lhs.priority != rhs.priority { return lhs.priority > rhs.priority }
         if lhs.shortestTrigger != rhs.shortestTrigger { return lhs.shortestTrigger < rhs.shortestTrigger }
@@ -435,6 +457,7 @@ private struct Candidate {
     var score: Double
     var priority: Int32
     var shortestTrigger: Int32
+    var layerRank: Int32
 }
 
 /// Per-search scores, one slot per snippet, and the snippets touched so far (so only they are visited).

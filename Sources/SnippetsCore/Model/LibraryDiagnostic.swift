@@ -4,12 +4,15 @@ public struct LibraryDiagnostic: Hashable, Sendable {
         case error
         case warning
         case note
+        /// A suggestion, such as two snippets with the same body that could be merged.
+        case hint
 
         private var rank: Int {
             switch self {
             case .error: 0
             case .warning: 1
             case .note: 2
+            case .hint: 3
             }
         }
 

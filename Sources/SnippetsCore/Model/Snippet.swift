@@ -57,6 +57,8 @@ public struct Snippet: Identifiable, Hashable, Sendable {
     /// The snippet's entry in its file: exact enough for an editor to jump to.
     public var location: SourceLocation
     public var format: SnippetFormat
+    /// The name of the library layer it was loaded from (see `LibraryLayer`); empty for snippets built by hand.
+    public var layer: String = ""
 
     public init(
         id: SnippetID,

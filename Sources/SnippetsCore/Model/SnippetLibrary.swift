@@ -12,6 +12,10 @@ public struct SnippetFile: Hashable, Sendable {
     /// How the loader read this file (format, scopes decided by its name or a manifest), so that it can read the
     /// same file again on its own with `LibraryLoader.loadFile(at:context:)`. Nil for files built by hand.
     public var context: SnippetFileContext? = nil
+    /// The name of the library layer the file belongs to; empty for files built by hand.
+    public var layer: String = ""
+    /// FNV-1a 64 of the file's bytes as read (0 when it could not be read), for the revision of a layer outside git.
+    public var contentHash: UInt64 = 0
 
     public init(
         uri: String,
@@ -43,6 +47,12 @@ public struct SnippetLibrary: Sendable {
     public private(set) var loaderDiagnostics: [LibraryDiagnostic]
     /// The library paths that were searched, as given; `emptyLibrary` messages name them.
     public private(set) var searchedPaths: [String]
+
+    /// The layers, in precedence order (the first that defines a trigger wins for it); project snippets, when
+    /// any, are the last layer.
+    public var layers: [LibraryLayer] = []
+    /// The revision of each layer by name, when known (the server and the commands read it from disk after loading).
+    public var layerRevisions: [String: LayerRevision] = [:]
 
     private var indexByID: [SnippetID: Int]
     private var extensions: [String: [String]]
@@ -119,12 +129,49 @@ public struct SnippetLibrary: Sendable {
         } else {
             files.append(file)
         }
-        return SnippetLibrary(files: files, loaderDiagnostics: loaderDiagnostics, searchedPaths: searchedPaths)
+        return withSameLayers(SnippetLibrary(files: files, loaderDiagnostics: loaderDiagnostics, searchedPaths: searchedPaths))
     }
 
     /// This library without the file at `uri`.
     public func removingFile(uri: String) -> SnippetLibrary {
-        SnippetLibrary(
-            files: files.filter { $0.uri != uri }, loaderDiagnostics: loaderDiagnostics, searchedPaths: searchedPaths)
+        withSameLayers(SnippetLibrary(
+            files: files.filter { $0.uri != uri }, loaderDiagnostics: loaderDiagnostics, searchedPaths: searchedPaths))
+    }
+
+    /// This library with `files`' diagnostics replaced by `diagnostics` (by file URI); snippets unchanged.
+    public func withFileDiagnostics(_ diagnostics: [String: [LibraryDiagnostic]]) -> SnippetLibrary {
+        var copy = self
+        for index in copy.files.indices {
+            if let added = diagnostics[copy.files[index].uri] { copy.files[index].diagnostics = added }
+        }
+        return copy
+    }
+
+    private func withSameLayers(_ library: SnippetLibrary) -> SnippetLibrary {
+        var library = library
+        library.layers = layers
+        library.layerRevisions = layerRevisions
+        return library
+    }
+
+    /// The layer named `name`.
+    public func layer(named name: String) -> LibraryLayer? {
+        layers.first { $0.name == name }
+    }
+
+    /// The precedence of the layer named `name`: 0 for the first layer; layers not listed come last.
+    public func layerRank(of name: String) -> Int {
+        layers.firstIndex { $0.name == name } ?? layers.count
+    }
+
+    /// The read-only layer that `path` (absolute) is in, if any: what refuses a write there. A path inside a
+    /// read-only layer is refused even when a writable layer nested in it also holds it.
+    public func readOnlyLayer(containing path: String) -> LibraryLayer? {
+        Self.readOnlyLayer(containing: path, in: layers)
+    }
+
+    /// The first read-only layer among `layers` that `path` is in.
+    public static func readOnlyLayer(containing path: String, in layers: [LibraryLayer]) -> LibraryLayer? {
+        layers.first { $0.isReadOnly && $0.contains(path: path) }
     }
 }

@@ -53,6 +53,6 @@ public enum AskHandler: RequestHandler {
         {
             await context.server.log(problem)
         }
-        return AskResponse(result, encoding: context.positionEncoding)
+        return AskResponse(result, encoding: context.positionEncoding, library: snapshot.library)
     }
 }

@@ -69,6 +69,13 @@ public struct AskResponse: Codable, Hashable, Sendable {
         public var answerRange: AnswerRange
         /// The snippet's entry in its file.
         public var location: LSPLocation
+        /// The library layer the snippet came from.
+        public var layer: String?
+        /// That layer's revision when the answer was made (`LayerRevision.text`: `git:<commit>[+modified]`,
+        /// `files:<hash>`).
+        public var layerRevision: String?
+        /// A hash of the cited entry's content (`Snippet.contentHash`), for `snippets/verifyCitations`.
+        public var contentHash: String?
     }
 
     /// A snippet the answer looked at.
@@ -76,6 +83,8 @@ public struct AskResponse: Codable, Hashable, Sendable {
         public var id: String
         public var title: String
         public var location: LSPLocation
+        /// The library layer the snippet came from.
+        public var layer: String?
     }
 
     /// Why the status is not `answered`.
@@ -94,20 +103,27 @@ public struct AskResponse: Codable, Hashable, Sendable {
     public var candidates: [Candidate]
     public var reason: Reason?
 
-    /// The wire form of `result`, with every offset and column in `encoding`.
-    public init(_ result: AskResult, encoding: PositionEncoding) {
+    /// The wire form of `result`, with every offset and column in `encoding`; with `library` (the one asked),
+    /// each citation and candidate says its layer, and each citation the layer's revision and its content hash.
+    public init(_ result: AskResult, encoding: PositionEncoding, library: SnippetLibrary? = nil) {
         status = result.status.rawValue
         answer = result.answer
         searchTerms = result.searchTerms
         citations = result.citations.map { citation in
             let range = citation.answerRange(in: result.answer, encoding: encoding)
+            let snippet = library?.snippet(withID: citation.snippetID)
             return Citation(
                 id: citation.snippetID.rawValue, title: citation.title,
                 answerRange: AnswerRange(start: range.lowerBound, end: range.upperBound),
-                location: LSPLocation(sourceLocation: citation.location, in: encoding))
+                location: LSPLocation(sourceLocation: citation.location, in: encoding),
+                layer: snippet?.layer.nonEmptyLayer,
+                layerRevision: snippet.flatMap { library?.layerRevisions[$0.layer]?.text },
+                contentHash: snippet?.contentHash)
         }
         candidates = result.candidates.map {
-            Candidate(id: $0.snippetID.rawValue, title: $0.title, location: LSPLocation(sourceLocation: $0.location, in: encoding))
+            Candidate(
+                id: $0.snippetID.rawValue, title: $0.title, location: LSPLocation(sourceLocation: $0.location, in: encoding),
+                layer: library?.snippet(withID: $0.snippetID)?.layer.nonEmptyLayer)
         }
         reason = result.reason.map {
             Reason(code: $0.code.rawValue, message: $0.message, failedRules: $0.failedRules.isEmpty ? nil : $0.failedRules.map(\.rawValue))
@@ -121,6 +137,11 @@ public struct AskResponse: Codable, Hashable, Sendable {
         // Encoding plain strings, numbers and arrays cannot fail.
         return (try? String(decoding: encoder.encode(self), as: UTF8.self)) ?? "{}"
     }
+}
+
+extension String {
+    /// The layer name, nil when empty (snippets built by hand have none).
+    fileprivate var nonEmptyLayer: String? { isEmpty ? nil : self }
 }
 
 /// `$/progress` params for a work-done progress token.

@@ -15,7 +15,8 @@ public enum AskCommand: SnippetsCommand {
         Several words after `ask` are joined into one question.
 
         Options:
-          --library PATH   A snippet file or directory; repeat for several. Without it: the paths in
+          --library PATH   A snippet file or directory, or NAME=PATH; repeat for several, in precedence
+                           order. Without it: the paths in
                            SNIPPETS_LIBRARY (separated by ':'), else $XDG_CONFIG_HOME/snippets
                            (~/.config/snippets).
           --language ID    Search only snippets for this language (plus global ones), e.g. `swift`.
@@ -71,9 +72,9 @@ public enum AskCommand: SnippetsCommand {
             return 1
         }
         if arguments.has("--json") {
-            context.print(AskResponse(result, encoding: .utf16).jsonText())
+            context.print(AskResponse(result, encoding: .utf16, library: library).jsonText())
         } else {
-            context.print(text(for: result))
+            context.print(text(for: result, library: library))
         }
         return exitStatus(for: result.status)
     }
@@ -87,11 +88,17 @@ public enum AskCommand: SnippetsCommand {
     }
 
     /// The answer, each cited snippet with `path:line`, then why (when not plainly answered).
-    static func text(for result: AskResult) -> String {
+    static func text(for result: AskResult, library: SnippetLibrary? = nil) -> String {
         var lines = [result.answer]
         if !result.citations.isEmpty { lines.append("") }
         for citation in result.citations {
-            lines.append("  \(citation.title)  \(citation.location.pathAndLine)")
+            var line = "  \(citation.title)  \(citation.location.pathAndLine)"
+            if let snippet = library?.snippet(withID: citation.snippetID), !snippet.layer.isEmpty {
+                line += "  [\(snippet.layer)"
+                if let revision = library?.layerRevisions[snippet.layer] { line += " \(revision.text)" }
+                line += "]"
+            }
+            lines.append(line)
         }
         if let reason = result.reason {
             lines += ["", "\(result.status.rawValue) (\(reason.code.rawValue)): \(reason.message)"]

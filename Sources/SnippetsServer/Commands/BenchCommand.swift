@@ -83,7 +83,37 @@ public enum BenchCommand: SnippetsCommand {
         context.print("peak memory:     \(peakMemory())")
         context.print("search (typing): \(summary(typing)); \(matched) of \(queries.count) had hits")
         context.print("search (terms):  \(summary(terms))")
+        context.print(conflictScaling(library))
         return 0
+    }
+
+    /// Conflict detection on the library and on the library twice (a second layer copying every file with its
+    /// triggers and bodies renamed, so the copy has as many conflicts of its own and none with the original): the
+    /// ratio of the two times shows how it grows (2 means linear).
+    static func conflictScaling(_ library: SnippetLibrary) -> String {
+        var copies = library.files
+        for index in copies.indices {
+            copies[index].uri += "#copy"
+            copies[index].layer = "copy"
+            for snippet in copies[index].snippets.indices {
+                copies[index].snippets[snippet].location.uri += "#copy"
+                copies[index].snippets[snippet].layer = "copy"
+                copies[index].snippets[snippet].triggers = copies[index].snippets[snippet].triggers.map { $0 + "\u{2032}" }
+                copies[index].snippets[snippet].body += "\u{2032}"
+            }
+        }
+        var doubled = SnippetLibrary(files: library.files + copies)
+        doubled.layers = library.layers + [LibraryLayer(path: "/copy", name: "copy")]
+        func measure(_ library: SnippetLibrary) -> (nanoseconds: UInt64, found: Int) {
+            let start = processCPUNanoseconds()
+            let found = LibraryConflicts.diagnostics(in: library).count
+            return (processCPUNanoseconds() - start, found)
+        }
+        let single = measure(library)
+        let double = measure(doubled)
+        let ratio = Double(double.nanoseconds) / Double(max(single.nanoseconds, 1))
+        return "conflicts:       \(library.snippets.count) snippets \(milliseconds(single.nanoseconds)) ms CPU (\(single.found) diagnostics); "
+            + "\(doubled.snippets.count) snippets \(milliseconds(double.nanoseconds)) ms CPU (\(double.found)); ratio \(String(format: "%.2f", ratio)) for 2x the snippets"
     }
 
     /// CPU time used by the whole process so far: unlike wall time, it does not grow when other work shares the

@@ -10,17 +10,26 @@ public enum CheckCommand: SnippetsCommand {
 
         Loads the snippet library and prints, for each file, how many snippets it holds and every problem found in
         it as `file:line:col: severity: message` (line and column count from 1; columns count UTF-8 bytes, as
-        compilers do), then a summary: `N snippets in M files, K problems` (K counts errors and warnings; notes,
-        such as a SnipMate backtick expression that was not run, are counted after it). Each library folder's
-        learned-words file (.snippets-learned.json, see `snippets-lsp learn`) is checked too: a syntax error is an
-        error, an entry whose snippet is gone a warning.
+        compilers do), then a summary: `N snippets in M files, K problems (C trigger conflicts)` (K counts errors
+        and warnings, C the triggers defined more than once, each with a warning at every definition; notes, such as
+        a SnipMate backtick expression that was not run, and hints are counted after it). With several layers (or a
+        named one) each layer is listed first with its revision. Each library folder's learned-words file
+        (.snippets-learned.json, see `snippets-lsp learn`) is checked too: a syntax error is an error, an entry whose
+        snippet is gone a warning.
+
+        The same trigger defined twice for the same language (in two layers, or twice in one) is a warning at
+        each definition that names the other places and which one wins (the first layer; within a layer the
+        higher priority, then the one read first). The same body under different triggers or titles is a hint.
 
         Options:
-          --library PATH   A snippet file or directory; repeat for several. Without it: the paths in
+          --library PATH   A snippet file or directory, or NAME=PATH; repeat for several, in precedence
+                           order. Without it: the paths in
                            SNIPPETS_LIBRARY (separated by ':'), else $XDG_CONFIG_HOME/snippets
                            (~/.config/snippets).
-          --json           Print one JSON object instead: files (path, uri, format, snippet and problem counts),
-                           diagnostics (path, uri, line, column, severity, code, message) and totals.
+          --json           Print one JSON object instead: layers (name, path, named, readOnly, revision), files
+                           (path, uri, format, snippet and problem counts), diagnostics (path, uri, line,
+                           column, severity, code, message), conflicts (trigger, languages, definitions
+                           with path, line, column, layer and title; the first one wins) and totals.
           -h, --help       Show this help.
 
         Exit status: 0 when no file has an error (warnings and notes are fine), 1 when some file or library path
@@ -79,8 +88,12 @@ struct CheckReport: Encodable {
         var errors = 0
         var warnings = 0
         var notes = 0
+        /// Suggestions (`duplicate-body`).
+        var hints = 0
         /// Errors plus warnings.
         var problems = 0
+        /// Triggers defined more than once for the same languages (their warnings are counted in `problems`).
+        var conflicts = 0
     }
 
     struct Library: Encodable {
@@ -88,13 +101,52 @@ struct CheckReport: Encodable {
         var source: String
     }
 
+    /// One library layer, in precedence order.
+    struct Layer: Encodable {
+        var name: String
+        var path: String
+        /// False when the name was made from the folder's name.
+        var named: Bool
+        var readOnly: Bool
+        /// `LayerRevision.text`; nil for project snippets.
+        var revision: String?
+    }
+
+    /// One definition of a conflicting trigger.
+    struct Definition: Encodable {
+        var path: String
+        /// 1-based.
+        var line: Int
+        /// 1-based, in UTF-8 bytes.
+        var column: Int
+        var layer: String
+        var title: String
+    }
+
+    /// A trigger defined more than once for the same languages; `definitions[0]` wins.
+    struct Conflict: Encodable {
+        var trigger: String
+        /// Language scopes, `*` for every language.
+        var languages: [String]
+        var definitions: [Definition]
+    }
+
     var library: Library
+    var layers: [Layer]
     var files: [File]
     var diagnostics: [Diagnostic]
+    /// Each trigger defined more than once for the same languages (each definition also has a `trigger-conflict`
+    /// warning in `diagnostics`).
+    var conflicts: [Conflict]
     var totals: Totals
 
     init(library snippetLibrary: SnippetLibrary, paths: LibraryPaths, learnedWordsDiagnostics: [LibraryDiagnostic] = []) {
         library = Library(paths: paths.paths, source: paths.source.rawValue)
+        layers = snippetLibrary.layers.map { layer in
+            Layer(
+                name: layer.name, path: layer.path, named: layer.isNamed, readOnly: layer.isReadOnly,
+                revision: snippetLibrary.layerRevisions[layer.name]?.text)
+        }
         func count(_ diagnostics: [LibraryDiagnostic], _ severity: LibraryDiagnostic.Severity) -> Int {
             diagnostics.filter { $0.severity == severity }.count
         }
@@ -111,10 +163,20 @@ struct CheckReport: Encodable {
                 column: diagnostic.position.utf8Column + 1, severity: diagnostic.severity.rawValue, code: diagnostic.code,
                 message: diagnostic.message)
         }
+        conflicts = LibraryConflicts.triggerConflicts(in: snippetLibrary).map { conflict in
+            Conflict(
+                trigger: conflict.trigger, languages: conflict.scopes,
+                definitions: conflict.definitions.map { snippet in
+                    Definition(
+                        path: LibraryPath.path(fromFileURI: snippet.location.uri), line: snippet.location.range.start.line + 1,
+                        column: snippet.location.range.start.utf8Column + 1, layer: snippet.layer, title: snippet.title)
+                })
+        }
         totals = Totals(
             snippets: snippetLibrary.snippets.count, files: snippetLibrary.files.count, errors: count(all, .error),
-            warnings: count(all, .warning), notes: count(all, .note))
+            warnings: count(all, .warning), notes: count(all, .note), hints: count(all, .hint))
         totals.problems = totals.errors + totals.warnings
+        totals.conflicts = conflicts.count
     }
 
     /// The human-readable report: loader problems, then each file's count and problems, then the summary.
@@ -125,6 +187,16 @@ struct CheckReport: Encodable {
         let fileURIs = Set(files.map(\.uri))
         func line(_ diagnostic: Diagnostic) -> String {
             "\(diagnostic.path):\(diagnostic.line):\(diagnostic.column): \(diagnostic.severity): \(diagnostic.message)"
+        }
+        // The layers, when there is more than one or one was named: precedence and provenance at a glance.
+        if layers.count > 1 || layers.contains(where: \.named) {
+            for layer in layers {
+                var text = "layer \(layer.name): \(layer.path)"
+                if !layer.named && layer.name != LibraryLayer.projectLayerName { text += " (named after its folder; name it with NAME=PATH)" }
+                if layer.readOnly { text += ", read-only" }
+                if let revision = layer.revision { text += ", revision \(revision)" }
+                lines.append(text)
+            }
         }
         // Problems of no file read (a missing path, a manifest entry) come first, in the order found.
         for diagnostic in diagnostics where !fileURIs.contains(diagnostic.uri) { lines.append(line(diagnostic)) }
@@ -137,7 +209,11 @@ struct CheckReport: Encodable {
         }
         var summary =
             "\(totals.snippets) snippet\(totals.snippets == 1 ? "" : "s") in \(totals.files) file\(totals.files == 1 ? "" : "s"), \(totals.problems) problem\(totals.problems == 1 ? "" : "s")"
+        if totals.conflicts > 0 {
+            summary += " (\(totals.conflicts) trigger conflict\(totals.conflicts == 1 ? "" : "s"))"
+        }
         if totals.notes > 0 { summary += ", \(totals.notes) note\(totals.notes == 1 ? "" : "s")" }
+        if totals.hints > 0 { summary += ", \(totals.hints) hint\(totals.hints == 1 ? "" : "s")" }
         lines.append(summary)
         return lines.joined(separator: "\n")
     }

@@ -50,13 +50,16 @@ public enum LearnCommand: SnippetsCommand {
             context.printError("snippets-lsp learn: --forget needs a QUESTION, a --snippet, or both\n\n\(help)")
             return 2
         }
-        let paths = LibraryPaths.resolve(flags: arguments.values("--library"), environment: context.environment).paths
-        let library = LibraryPaths(paths: paths, source: .flags).load()
+        let layers = LibraryPaths.resolve(flags: arguments.values("--library"), environment: context.environment).layers
+        let paths = layers.map(\.path)
+        let library = LayerLoading.load(layers: layers)
+        let mayWrite = LayerLoading.learnedWordsWriteCheck(layers)
         do {
             let snippet = try snippetName.map { name throws(LearnError) in try LearnedWordsStore.snippet(named: name, in: library) }
             if forgetting {
                 let removed = try LearnedWordsStore.forget(
-                    question: question.isEmpty ? nil : question, snippet: snippet, library: library, paths: paths)
+                    question: question.isEmpty ? nil : question, snippet: snippet, library: library, paths: paths,
+                    mayWrite: mayWrite)
                 if arguments.has("--json") {
                     context.print(String(decoding: JSONValue.object(["forgotten": .int(removed)]).serialized(), as: UTF8.self))
                 } else {
@@ -67,7 +70,7 @@ public enum LearnCommand: SnippetsCommand {
             guard let snippet else { return 2 }
             let learned = LearnedWordsStore.load(paths: paths, library: library)
             let outcome = try LearnedWordsStore.learn(
-                question: question, snippet: snippet, library: library, learned: learned, paths: paths)
+                question: question, snippet: snippet, library: library, learned: learned, paths: paths, mayWrite: mayWrite)
             if arguments.has("--json") {
                 let json: JSONValue = .object([
                     "snippet": .string(snippet.id.rawValue), "title": .string(snippet.title),

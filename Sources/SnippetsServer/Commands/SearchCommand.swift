@@ -13,14 +13,17 @@ public enum SearchCommand: SnippetsCommand {
         QUERY words are joined with spaces; the last word also matches as a prefix.
 
         Options:
-          --library PATH   A snippet file or folder; repeat for several. Without it: the paths in
+          --library PATH   A snippet file or folder, or NAME=PATH; repeat for several, in precedence order.
+                           Without it: the paths in
                            SNIPPETS_LIBRARY (separated by ':'), else $XDG_CONFIG_HOME/snippets
                            (~/.config/snippets).
           --language ID    Only snippets for this language (and what it extends) plus global ones.
           --limit N        At most N results (default 20).
-          --json           A JSON array of {id, title, triggers, match, score, location {uri, range}}.
+          --json           A JSON array of {id, title, triggers, match, score, layer, location {uri, range}}.
 
-        Each text result line: TRIGGERS  TITLE  (MATCH)  FILE:LINE, lines counted from 1.
+        Each text result line: TRIGGERS  TITLE  (MATCH)  FILE:LINE  [LAYER], lines counted from 1; LAYER, the
+        library layer it came from, is shown when there are several layers or one is named (--library NAME=PATH;
+        unnamed, a layer is named after its folder).
         Exit status: 0 on success (also when nothing matches), 2 on a usage error.
         """
 
@@ -54,9 +57,11 @@ public enum SearchCommand: SnippetsCommand {
             context.print("No snippets match '\(query)'.")
             return 0
         }
+        let showsLayers = library.layers.count > 1 || library.layers.contains(where: \.isNamed)
         for (hit, snippet) in hits {
             let triggers = snippet.triggers.isEmpty ? "-" : snippet.triggers.joined(separator: ", ")
-            context.print("\(triggers)  \(snippet.title)  (\(hit.match))  \(snippet.location.pathAndLine)")
+            let layer = snippet.layer.isEmpty || !showsLayers ? "" : "  [\(snippet.layer)]"
+            context.print("\(triggers)  \(snippet.title)  (\(hit.match))  \(snippet.location.pathAndLine)\(layer)")
         }
         if results.isIncomplete {
             context.print("(\(hits.count) of \(results.totalMatches) matches; use --limit for more)")
@@ -81,6 +86,8 @@ public enum SearchCommand: SnippetsCommand {
         var triggers: [String]
         var match: String
         var score: Double
+        /// The library layer the snippet came from.
+        var layer: String
         /// Columns in UTF-16, as on every command line.
         var location: LSPLocation
     }
@@ -89,7 +96,7 @@ public enum SearchCommand: SnippetsCommand {
         let objects = hits.map { hit, snippet in
             JSONHit(
                 id: snippet.id.rawValue, title: snippet.title, triggers: snippet.triggers, match: wireName(hit.match),
-                score: (hit.score * 10_000).rounded() / 10_000,
+                score: (hit.score * 10_000).rounded() / 10_000, layer: snippet.layer,
                 location: LSPLocation(sourceLocation: snippet.location, in: .utf16))
         }
         let encoder = JSONEncoder()

@@ -7,13 +7,17 @@ public enum ServeCommand: SnippetsCommand {
     public static let name = "serve"
     public static let summary = "speak LSP on stdin/stdout (the default)"
     public static let help = """
-        Usage: snippets-lsp [serve] [--library PATH]... [--no-learning] [--model-url URL ...]
+        Usage: snippets-lsp [serve] [--library [NAME=]PATH]... [--read-only NAME]... [--no-learning] [--model-url URL ...]
 
         Speaks the Language Server Protocol on stdin/stdout. Logs go to stderr.
 
         Options:
-          --library PATH   a snippet file or directory; repeat for several. The editor's `snippets.libraries`
-                           setting overrides these.
+          --library PATH   a snippet file or directory; repeat for several, in precedence order (the first
+                           that defines a trigger wins). NAME=PATH names the layer (shown on completion
+                           items and citations); unnamed, it is named after its folder. The editor's
+                           `snippets.libraries` setting overrides these.
+          --read-only NAME the layer NAME is never written (a team checkout); repeat for several. Also
+                           $SNIPPETS_READ_ONLY (names separated by ':' or ',').
           --no-learning    ignore learned words (.snippets-learned.json), refuse snippets.learn and keep no gap
                            log, whatever the editor's `snippets.learning` setting says
           --help           show this help
@@ -32,7 +36,7 @@ public enum ServeCommand: SnippetsCommand {
         let arguments: ParsedArguments
         let model: ModelConfiguration?
         do {
-            arguments = try ParsedArguments(context.arguments, options: ModelOptions.names.union(["--library"]), flags: ["--no-learning"])
+            arguments = try ParsedArguments(context.arguments, options: ModelOptions.names.union(["--library", "--read-only"]), flags: ["--no-learning"])
             model = try ModelOptions.configuration(from: arguments)
         } catch {
             context.printError("snippets-lsp serve: \(error)\n\n\(help)")
@@ -42,7 +46,13 @@ public enum ServeCommand: SnippetsCommand {
             context.printError("snippets-lsp serve: \(ArgumentError.tooManyArguments(arguments.positionals))")
             return 2
         }
-        var configuration = configuration(libraryFlags: arguments.values("--library"), context: context)
+        let readOnly = arguments.values("--read-only")
+        var configuration = configuration(libraryFlags: arguments.values("--library"), readOnly: readOnly, context: context)
+        let unknown = LibraryPaths.resolve(flags: arguments.values("--library"), environment: context.environment)
+            .unknownLayerNames(readOnly)
+        for name in unknown {
+            context.printError("snippets-lsp serve: --read-only \(name) names no library layer (give it as --library \(name)=PATH)")
+        }
         configuration.defaultModel = model
         configuration.learningDisabled = arguments.has("--no-learning")
         let server = LanguageServer(transport: StandardIOTransport(), configuration: configuration)
@@ -50,11 +60,11 @@ public enum ServeCommand: SnippetsCommand {
     }
 
     /// The server's configuration for `--library` flags and the environment: real disk, logs to stderr.
-    public static func configuration(libraryFlags: [String], context: CommandContext) -> ServerConfiguration {
+    public static func configuration(libraryFlags: [String], readOnly: [String] = [], context: CommandContext) -> ServerConfiguration {
         ServerConfiguration(
-            defaultLibraryPaths: LibraryPaths.resolve(flags: libraryFlags, environment: context.environment).paths,
-            loadLibrary: { paths, workspaceRoots in
-                LibraryPaths(paths: paths, source: .flags).load(workspaceRoots: workspaceRoots)
+            defaultLibraryLayers: LibraryPaths.resolve(flags: libraryFlags, environment: context.environment, readOnly: readOnly).layers,
+            loadLibrary: { layers, workspaceRoots in
+                LayerLoading.load(layers: layers, workspaceRoots: workspaceRoots)
             },
             logError: { line in context.printError(line) },
             environment: context.environment)

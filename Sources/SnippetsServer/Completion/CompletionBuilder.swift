@@ -75,6 +75,11 @@ public struct CompletionBuilder: Sendable {
         var snippets: Bool
         /// `InsertReplaceEdit` (else `TextEdit`).
         var insertReplace: Bool
+        /// `labelDetails` (VS Code shows its `description` in the row).
+        var labelDetails: Bool
+        /// Whether the library has several layers, so `detail` names the layer too (Neovim shows `detail` in the
+        /// menu, Helix and Emacs beside the documentation).
+        var layerInDetail: Bool
     }
 
     /// A found snippet and the typed run its edit replaces.
@@ -126,7 +131,9 @@ public struct CompletionBuilder: Sendable {
         }
         let resolve: (String) -> String? = { name in variables.value(of: name) }
         // Read once per request: each is a walk through the client's raw capabilities.
-        let style = ItemStyle(snippets: client.supportsSnippets, insertReplace: client.supportsInsertReplace)
+        let style = ItemStyle(
+            snippets: client.supportsSnippets, insertReplace: client.supportsInsertReplace,
+            labelDetails: client.supportsLabelDetails, layerInDetail: library.library.layers.count > 1)
         // Every item of a run edits the same range: convert its offsets to positions once, not once per item.
         var rangesByRun: [Range<Int>: EditRanges] = [:]
         var items: [CompletionItem] = []
@@ -194,9 +201,14 @@ public struct CompletionBuilder: Sendable {
         // Clients filter items against the typed text; an item found through its title or body would be dropped
         // unless its filter text starts with what was typed.
         let filterText = label.lowercased().hasPrefix(run.text.lowercased()) ? label : run.text + " " + label
+        var detail = trigger == nil ? snippet.description : snippet.title
+        if style.layerInDetail, !snippet.layer.isEmpty {
+            detail = detail.map { "\($0) (\(snippet.layer))" } ?? "(\(snippet.layer))"
+        }
         return CompletionItem(
             label: label,
-            detail: trigger == nil ? snippet.description : snippet.title,
+            labelDetails: style.labelDetails && !snippet.layer.isEmpty ? CompletionItemLabelDetails(description: snippet.layer) : nil,
+            detail: detail,
             sortText: Self.sortText(rank: rank),
             filterText: filterText,
             insertTextFormat: style.snippets ? 2 : 1,

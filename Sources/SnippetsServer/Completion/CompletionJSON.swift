@@ -18,6 +18,12 @@ extension CompletionItem: JSONValueRepresentable {
         if let insertTextFormat { object["insertTextFormat"] = .int(insertTextFormat) }
         if let textEdit { object["textEdit"] = textEdit.jsonValue() }
         if let data { object["data"] = data.jsonValue() }
+        if let labelDetails {
+            var details: [String: JSONValue] = [:]
+            if let detail = labelDetails.detail { details["detail"] = .string(detail) }
+            if let description = labelDetails.description { details["description"] = .string(description) }
+            object["labelDetails"] = .object(details)
+        }
         return .object(object)
     }
 }
@@ -77,7 +83,7 @@ extension CompletionList: JSONBytesWritable {
 
 extension CompletionItem {
     func writeJSON(into writer: inout JSONText.Writer) {
-        // data, detail, documentation, filterText, insertTextFormat, kind, label, sortText, textEdit
+        // data, detail, documentation, filterText, insertTextFormat, kind, label, labelDetails, sortText, textEdit
         writer.raw("{")
         if let data {
             writer.raw("\"data\":{\"snippetID\":")
@@ -114,6 +120,19 @@ extension CompletionItem {
         writer.write(kind)
         writer.raw(",\"label\":")
         writer.write(label)
+        if let labelDetails {
+            writer.raw(",\"labelDetails\":{")
+            if let description = labelDetails.description {
+                writer.raw("\"description\":")
+                writer.write(description)
+            }
+            if let detail = labelDetails.detail {
+                if labelDetails.description != nil { writer.raw(",") }
+                writer.raw("\"detail\":")
+                writer.write(detail)
+            }
+            writer.raw("}")
+        }
         if let sortText {
             writer.raw(",\"sortText\":")
             writer.write(sortText)

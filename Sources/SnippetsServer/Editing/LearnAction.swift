@@ -40,11 +40,17 @@ enum LearnAction {
         guard let snippet = snapshot.library.snippet(withID: SnippetID(rawValue: arguments.id)) else {
             throw refusal(LearnError.unknownSnippet(arguments.id).description)
         }
+        let layers = await context.server.libraryLayers
+        let configured = context.configuration.mayWriteLearnedWords
+        let readOnlyLayers = LayerLoading.learnedWordsWriteCheck(layers)
+        if let layer = layers.first(where: { $0.name == snippet.layer && $0.isReadOnly }) {
+            throw refusal("the library layer '\(layer.name)' (\(layer.path)) is read-only; nothing was learned")
+        }
         let outcome: LearnOutcome
         do {
             outcome = try LearnedWordsStore.learn(
                 question: question, snippet: snippet, library: snapshot.library, learned: snapshot.learned,
-                paths: await context.server.libraryPaths, mayWrite: context.configuration.mayWriteLearnedWords)
+                paths: layers.map(\.path), mayWrite: { folder in configured(folder) && readOnlyLayers(folder) })
         } catch {
             throw refusal(error.description)
         }

@@ -25,19 +25,34 @@ enum SaveSelection {
         return CodeAction(title: title, kind: kind, command: LSPCommand(title: title, command: command, arguments: [arguments]))
     }
 
-    /// The file saved snippets go to: `saveTo` (`~` expanded), else `saved.code-snippets` in the first library
-    /// path when it is a directory, or that path itself when it is a `.code-snippets` file.
-    static func destination(settings: ServerSettings, libraryPaths: [String]) throws(ResponseError) -> String {
-        if let saveTo = settings.saveTo { return (saveTo as NSString).expandingTildeInPath }
-        guard let first = libraryPaths.first.map({ ($0 as NSString).expandingTildeInPath }) else {
+    /// The file saved snippets go to: `saveTo` (`~` expanded), else `saved.code-snippets` in the first writable
+    /// library layer when it is a directory, or that path itself when it is a `.code-snippets` file. A file inside
+    /// a read-only layer is refused with a message naming the layer.
+    static func destination(settings: ServerSettings, layers: [LibraryLayer]) throws(ResponseError) -> String {
+        if let saveTo = settings.saveTo {
+            let path = (saveTo as NSString).expandingTildeInPath
+            if let layer = LayerLoading.readOnlyLayer(containing: path, in: layers) { throw readOnlyRefusal(layer) }
+            return path
+        }
+        guard !layers.isEmpty else {
             throw refusal("no library path is set; set snippets.saveTo to a .code-snippets file")
         }
+        guard let layer = layers.first(where: { LayerLoading.readOnlyLayer(containing: $0.path, in: layers) == nil }) else {
+            throw refusal(
+                "every library layer is read-only (\(layers.map { "'\($0.name)'" }.joined(separator: ", "))); set snippets.saveTo to a .code-snippets file in a writable folder")
+        }
+        let first = (layer.path as NSString).expandingTildeInPath
         if first.hasSuffix(".code-snippets") { return first }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: first, isDirectory: &isDirectory), !isDirectory.boolValue {
-            throw refusal("the first library path \(first) is not a .code-snippets file or a directory; set snippets.saveTo")
+            throw refusal("the library path \(first) is not a .code-snippets file or a directory; set snippets.saveTo")
         }
         return (first as NSString).appendingPathComponent(defaultFileName)
+    }
+
+    /// The refusal to write into a read-only layer.
+    static func readOnlyRefusal(_ layer: LibraryLayer) -> ResponseError {
+        refusal("the library layer '\(layer.name)' (\(layer.path)) is read-only; set snippets.saveTo to a .code-snippets file in a writable layer")
     }
 
     /// A title from the selection's first non-blank line, whitespace collapsed, cut at a word to fit.
@@ -97,7 +112,7 @@ enum SaveSelection {
         let description = arguments.description?.trimmingWhitespace().nonEmpty
         let hasText = text.contains(where: { !$0.isWhitespace })
         guard hasText || description != nil else { throw refusal("the selection is empty") }
-        let path = try destination(settings: context.settings, libraryPaths: await context.server.libraryPaths)
+        let path = try destination(settings: context.settings, layers: await context.server.libraryLayers)
         let library = context.library.library
         let scope = ["plaintext", "text", ""].contains(document.languageID) ? nil : document.languageID
         let clashes: (String) -> Bool = { trigger in

@@ -40,9 +40,19 @@ public struct CompletionItemData: Codable, Hashable, Sendable {
     public var uri: String?
 }
 
+/// LSP `CompletionItemLabelDetails`: shown beside the label by clients that support it (VS Code shows
+/// `description` right-aligned in the row).
+public struct CompletionItemLabelDetails: Codable, Hashable, Sendable {
+    public var detail: String?
+    /// The snippet's library layer.
+    public var description: String?
+}
+
 /// LSP `CompletionItem` (the fields this server uses).
 public struct CompletionItem: Codable, Hashable, Sendable {
     public var label: String
+    /// The layer the snippet came from, for clients with `labelDetailsSupport`.
+    public var labelDetails: CompletionItemLabelDetails? = nil
     /// Always 15 (Snippet).
     public var kind: Int = 15
     public var detail: String?

@@ -38,6 +38,8 @@ public struct ClientCapabilities: Sendable, Hashable {
 
     /// `completionItem.snippetSupport`.
     public var supportsSnippets: Bool { completionItem?["snippetSupport"]?.boolValue ?? false }
+    /// `completionItem.labelDetailsSupport`.
+    public var supportsLabelDetails: Bool { completionItem?["labelDetailsSupport"]?.boolValue ?? false }
     /// `completionItem.insertReplaceSupport`.
     public var supportsInsertReplace: Bool { completionItem?["insertReplaceSupport"]?.boolValue ?? false }
     /// `workspace.didChangeWatchedFiles.dynamicRegistration`.

@@ -13,13 +13,21 @@ public struct LibraryPaths: Hashable, Sendable {
         case defaultDirectory
     }
 
-    /// Absolute, normalised paths.
-    public var paths: [String]
+    /// The layers, in precedence order, their paths absolute and normalised (see `LibraryLayer`).
+    public var layers: [LibraryLayer]
     public var source: Source
 
-    /// Paths chosen by `source`.
+    /// Absolute, normalised paths.
+    public var paths: [String] { layers.map(\.path) }
+
+    /// Unnamed paths chosen by `source`.
     public init(paths: [String], source: Source) {
-        self.paths = paths
+        self.init(layers: paths.map { LibraryLayer(path: $0) }, source: source)
+    }
+
+    /// Layers chosen by `source`.
+    public init(layers: [LibraryLayer], source: Source) {
+        self.layers = layers
         self.source = source
     }
 
@@ -33,11 +41,34 @@ public struct LibraryPaths: Hashable, Sendable {
     }
 
     /// The library paths for `flags` (the values of `--library`) and `environment`; relative paths are resolved
-    /// against `currentDirectory`, and a leading `~/` against `HOME`.
+    /// against `currentDirectory`, and a leading `~/` against `HOME`. Each flag or `SNIPPETS_LIBRARY` entry may be
+    /// `NAME=PATH` (see `LibraryLayer.splitSpec`); the layers named in `readOnly` (`--read-only`) and in
+    /// `SNIPPETS_READ_ONLY` (names separated by `:` or `,`) are read-only.
     public static func resolve(
         flags: [String],
         environment: [String: String],
-        currentDirectory: String = FileManager.default.currentDirectoryPath
+        currentDirectory: String = FileManager.default.currentDirectoryPath,
+        readOnly: [String] = []
+    ) -> LibraryPaths {
+        let unnamed = resolvePaths(flags: flags, environment: environment, currentDirectory: currentDirectory)
+        let readOnlyNames = Set(readOnly + (environment["SNIPPETS_READ_ONLY"] ?? "").split(whereSeparator: { $0 == ":" || $0 == "," }).map(String.init))
+        let layers = unnamed.layers.map { layer -> LibraryLayer in
+            var layer = layer
+            layer.isReadOnly = readOnlyNames.contains(layer.name)
+            return layer
+        }
+        return LibraryPaths(layers: LibraryLayer.uniquelyNamed(layers).layers, source: unnamed.source)
+    }
+
+    /// The names in `readOnly` that name none of these layers (each worth a warning).
+    public func unknownLayerNames(_ names: [String]) -> [String] {
+        names.filter { name in !layers.contains { $0.name == name } }
+    }
+
+    private static func resolvePaths(
+        flags: [String],
+        environment: [String: String],
+        currentDirectory: String
     ) -> LibraryPaths {
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         func absolute(_ path: String) -> String {
@@ -45,13 +76,17 @@ public struct LibraryPaths: Hashable, Sendable {
             if path.hasPrefix("~/") { return LibraryPath.join(home, String(path.dropFirst(2))) }
             return LibraryPath.join(currentDirectory, path)
         }
+        func layer(_ spec: String) -> LibraryLayer {
+            let (name, path) = LibraryLayer.splitSpec(spec)
+            return LibraryLayer(path: absolute(path), name: name)
+        }
         let given = flags.filter { !$0.isEmpty }
         if !given.isEmpty {
-            return LibraryPaths(paths: given.map(absolute), source: .flags)
+            return LibraryPaths(layers: given.map(layer), source: .flags)
         }
         if let variable = environment["SNIPPETS_LIBRARY"] {
             let parts = variable.split(separator: ":").map(String.init).filter { !$0.isEmpty }
-            if !parts.isEmpty { return LibraryPaths(paths: parts.map(absolute), source: .environment) }
+            if !parts.isEmpty { return LibraryPaths(layers: parts.map(layer), source: .environment) }
         }
         let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? LibraryPath.join(home, ".config")
@@ -64,6 +99,6 @@ public struct LibraryPaths: Hashable, Sendable {
         fileSystem: any LibraryFileSystem = DiskFileSystem(),
         checkBody: SnippetBodyChecker? = LibraryLoader.grammarBodyChecker
     ) -> SnippetLibrary {
-        LibraryLoader(fileSystem: fileSystem, checkBody: checkBody).load(paths: paths, workspaceRoots: workspaceRoots)
+        LayerLoading.load(layers: layers, workspaceRoots: workspaceRoots, fileSystem: fileSystem, checkBody: checkBody)
     }
 }

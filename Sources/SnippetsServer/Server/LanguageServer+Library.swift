@@ -5,12 +5,31 @@ extension LanguageServer {
     /// The paths the library is loaded from: the `libraries` setting, else the default paths. The workspace
     /// folders' `.vscode/*.code-snippets` files are added by the loader.
     var libraryPaths: [String] {
-        (settings.libraries ?? configuration.defaultLibraryPaths).map(Self.expandingTilde)
+        libraryLayers.map(\.path)
     }
 
-    /// The directories (or files) to watch: the configured paths and each workspace folder's `.vscode`.
+    /// The library layers in precedence order: the `libraries` setting, else the default layers; names unique.
+    var libraryLayers: [LibraryLayer] {
+        let layers = (settings.libraries ?? configuration.defaultLibraryLayers).map { layer -> LibraryLayer in
+            var layer = layer
+            layer.path = Self.expandingTilde(layer.path)
+            return layer
+        }
+        return LibraryLayer.uniquelyNamed(layers).layers
+    }
+
+    /// The read-only layer `path` is in, if any (see `LayerLoading.readOnlyLayer(containing:in:)`): whatever writes
+    /// into the library (saving a snippet, learned words) refuses when this is not nil, naming the layer
+    /// (`SaveSelection.readOnlyRefusal`).
+    func readOnlyLayer(containing path: String) -> LibraryLayer? {
+        LayerLoading.readOnlyLayer(containing: (path as NSString).expandingTildeInPath, in: libraryLayers)
+    }
+
+    /// The directories (or files) to watch: the configured paths, each workspace folder's `.vscode`, and the git
+    /// state (`HEAD`, index, refs) of repositories holding a layer, so a commit or pull updates the revision.
     var watchedRoots: [String] {
         libraryPaths + workspaceFolders.map { ($0 as NSString).appendingPathComponent(".vscode") }
+            + LayerLoading.gitWatchedPaths(for: libraryPaths)
     }
 
     /// Whether ask learns: the `learning` setting, unless `serve --no-learning` switched it off.
@@ -27,16 +46,16 @@ extension LanguageServer {
             reloadRequested = true
             return
         }
-        let paths = libraryPaths
+        let layers = libraryLayers
         let workspaceRoots = workspaceFolders
         let loader = configuration.loadLibrary
         let loadLearned = isLearning ? configuration.loadLearnedWords : nil
         var lastGood = self.lastGood
         let generation = snapshot.generation + 1
         reloadTask = Task.detached(priority: .utility) {
-            let loaded = loader(paths, workspaceRoots)
+            let loaded = loader(layers, workspaceRoots)
             let served = lastGood.serving(loaded)
-            let learned = loadLearned?(paths, served) ?? .none
+            let learned = loadLearned?(layers.map(\.path), served) ?? .none
             let snapshot = LibrarySnapshot(
                 library: served, index: TokenIndex(library: served), generation: generation, learned: learned)
             await self.install(snapshot, lastGood: lastGood, loaded: loaded)
@@ -58,6 +77,15 @@ extension LanguageServer {
         var summary = "loaded \(library.snippets.count) snippets from \(library.files.count) files"
         if broken > 0 {
             summary += "; \(broken) \(broken == 1 ? "file has" : "files have") errors (the last good snippets of each stay in service)"
+        }
+        if library.layers.count > 1 || library.layers.contains(where: \.isNamed) {
+            summary += "; layers in precedence order: " + library.layers.map { layer in
+                var roles: [String] = []
+                if !layer.isNamed && layer.name != LibraryLayer.projectLayerName { roles.append("named after its folder") }
+                if layer.isReadOnly { roles.append("read-only") }
+                if let revision = library.layerRevisions[layer.name] { roles.append(revision.text) }
+                return roles.isEmpty ? layer.name : "\(layer.name) (\(roles.joined(separator: ", ")))"
+            }.joined(separator: ", ")
         }
         log(summary, toClient: true)
         let problems = loaded.diagnostics + newSnapshot.learned.diagnostics
@@ -99,7 +127,7 @@ extension LanguageServer {
             let position = Position(sourcePosition: problem.position, in: positionEncoding)
             return Diagnostic(
                 range: LSPRange(start: position, end: position),
-                severity: problem.severity == .error ? 1 : problem.severity == .warning ? 2 : 3,
+                severity: problem.severity == .error ? 1 : problem.severity == .warning ? 2 : problem.severity == .note ? 3 : 4,
                 code: problem.code, source: Self.serverName, message: problem.message)
         }
         sendNotification("textDocument/publishDiagnostics", PublishDiagnosticsParams(uri: uri, diagnostics: diagnostics))

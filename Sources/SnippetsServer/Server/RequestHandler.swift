@@ -119,8 +119,13 @@ public struct RequestHandlerRegistry: Sendable {
 
     func entry(for method: String) -> Entry? { entries[method] }
 
-    /// Capabilities contributed by the handlers, merged.
+    /// Capabilities contributed by the handlers, merged (objects such as `experimental` member by member).
     var contributedCapabilities: [String: JSONValue] {
-        entries.values.reduce(into: [:]) { result, entry in result.merge(entry.capabilities) { _, new in new } }
+        entries.values.reduce(into: [:]) { result, entry in
+            result.merge(entry.capabilities) { old, new in
+                guard let oldMembers = old.objectValue, let newMembers = new.objectValue else { return new }
+                return .object(oldMembers.merging(newMembers) { _, member in member })
+            }
+        }
     }
 }

@@ -10,6 +10,7 @@ extension RequestHandlerRegistry {
         registry.register(CodeActionResolveHandler.self)
         registry.register(ExecuteCommandHandler.self)
         registry.register(StatsHandler.self)
+        registry.register(VerifyCitationsHandler.self)
         return registry
     }
 }

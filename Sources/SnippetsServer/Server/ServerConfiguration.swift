@@ -16,11 +16,11 @@ public struct FileStamp: Hashable, Sendable {
 /// How the server reaches the world: where the library is by default, how it is loaded and watched, where logs go.
 /// Tests replace the closures with in-memory ones.
 public struct ServerConfiguration: Sendable {
-    /// Library paths used when the `libraries` setting is absent (from `--library`, `SNIPPETS_LIBRARY`, XDG).
-    public var defaultLibraryPaths: [String]
-    /// Loads the library at these paths (files or directories) plus the `.vscode/*.code-snippets` files of the
-    /// workspace roots. Called off the request loop.
-    public var loadLibrary: @Sendable (_ paths: [String], _ workspaceRoots: [String]) -> SnippetLibrary
+    /// Library layers used when the `libraries` setting is absent (from `--library`, `SNIPPETS_LIBRARY`, XDG).
+    public var defaultLibraryLayers: [LibraryLayer]
+    /// Loads the library of these layers (files or directories, in precedence order) plus the
+    /// `.vscode/*.code-snippets` files of the workspace roots. Called off the request loop.
+    public var loadLibrary: @Sendable (_ layers: [LibraryLayer], _ workspaceRoots: [String]) -> SnippetLibrary
     /// Stamps of every file under these paths, for the periodic check when the client cannot watch files.
     /// Nil disables the periodic check.
     public var libraryStamps: (@Sendable ([String]) -> [String: FileStamp])?
@@ -45,15 +45,15 @@ public struct ServerConfiguration: Sendable {
     public var mayWriteLearnedWords: LearnedWordsStore.WriteCheck = LearnedWordsStore.everyFolderWritable
 
     public init(
-        defaultLibraryPaths: [String],
-        loadLibrary: @escaping @Sendable (_ paths: [String], _ workspaceRoots: [String]) -> SnippetLibrary,
+        defaultLibraryLayers: [LibraryLayer],
+        loadLibrary: @escaping @Sendable (_ layers: [LibraryLayer], _ workspaceRoots: [String]) -> SnippetLibrary,
         libraryStamps: (@Sendable ([String]) -> [String: FileStamp])? = DiskStamps.stamps(under:),
         pollInterval: Duration = .seconds(2),
         logError: @escaping @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) },
         now: @escaping @Sendable () -> Date = { Date() },
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
-        self.defaultLibraryPaths = defaultLibraryPaths
+        self.defaultLibraryLayers = defaultLibraryLayers
         self.loadLibrary = loadLibrary
         self.libraryStamps = libraryStamps
         self.pollInterval = pollInterval

@@ -1,8 +1,10 @@
+import SnippetsCore
 import SnippetsModelClient
 
 /// The user's settings, read from `initializationOptions` and `workspace/didChangeConfiguration`.
 ///
-/// Names (under `snippets` in editor configs): `libraries` (array of paths), `maxCompletionItems` (positive
+/// Names (under `snippets` in editor configs): `libraries` (array of paths, `NAME=PATH` strings or
+/// `{path, name, readOnly}` objects), `maxCompletionItems` (positive
 /// integer, default 50), `resolveVariables` (`"auto"` default, `"always"`, `"never"`), `askMarker` (the line
 /// start that offers the ask code action, default `??`), `saveTo` (the `.code-snippets` file saved snippets go to),
 /// `model` (an object `{url, name, apiKeyEnvironmentVariable, timeoutSeconds, candidates}`, or null for no model;
@@ -19,8 +21,10 @@ public struct ServerSettings: Sendable, Hashable {
         case never
     }
 
-    /// Library paths; nil means the default (`--library`, `SNIPPETS_LIBRARY`, `$XDG_CONFIG_HOME/snippets`).
-    public var libraries: [String]?
+    /// Library layers (paths as given, `~` not yet expanded); nil means the default (`--library`,
+    /// `SNIPPETS_LIBRARY`, `$XDG_CONFIG_HOME/snippets`). Each entry is a string (`PATH` or `NAME=PATH`) or an object
+    /// `{path, name, readOnly}`; see `LibraryLayerSettings`.
+    public var libraries: [LibraryLayer]?
     /// The most completion items in one reply; more matches mark the list incomplete.
     public var maxCompletionItems: Int = ServerSettings.defaultMaxCompletionItems
     /// Who resolves variables.
@@ -42,7 +46,7 @@ public struct ServerSettings: Sendable, Hashable {
 
     /// Default settings.
     public init(
-        libraries: [String]? = nil, maxCompletionItems: Int = defaultMaxCompletionItems, resolveVariables: VariableResolution = .auto,
+        libraries: [LibraryLayer]? = nil, maxCompletionItems: Int = defaultMaxCompletionItems, resolveVariables: VariableResolution = .auto,
         model: ModelConfiguration? = nil
     ) {
         self.libraries = libraries
@@ -70,18 +74,9 @@ public struct ServerSettings: Sendable, Hashable {
         var result = self
         var problems: [Problem] = []
         if let value = members["libraries"] {
-            if value == .null {
-                result.libraries = nil
-            } else if let array = value.arrayValue, let paths = Optional(array.compactMap(\.stringValue)),
-                paths.count == array.count
-            {
-                result.libraries = paths
-            } else {
-                result.libraries = nil
-                problems.append(Problem(
-                    name: "libraries",
-                    message: "setting 'snippets.libraries' must be an array of paths; using the default library paths"))
-            }
+            let (layers, layerProblems) = LibraryLayerSettings.layers(from: value)
+            result.libraries = layers
+            problems += layerProblems
         }
         if let value = members["maxCompletionItems"] {
             if let number = value.intValue, number > 0 {

@@ -1,0 +1,158 @@
+/// Finds what two sources of snippets disagree on, as diagnostics at each definition:
+/// - `trigger-conflict` (warning): the same trigger defined twice for the same language, in two layers or in one.
+///   Each definition names the other places and which one wins: the first layer wins; within a layer, the higher
+///   SnipMate `priority`, then the one loaded first. Completion ranks exact trigger matches the same way.
+///   Languages are compared as written (`javascript` and `typescript` are different); `all`, `global` and no
+///   scope are one "every language" scope.
+/// - `duplicate-body` (hint): the same body (exactly, at least `minimumBodyLength` non-blank characters) under
+///   different triggers or titles, so a team can merge them.
+///
+/// Linear in the number of snippets: definitions are grouped by key in a dictionary, never compared pairwise, and
+/// each message names at most `namedPlaces` others.
+public enum LibraryConflicts {
+    /// Bodies shorter than this (non-blank characters) are too common to be worth a hint (`$0`, `()`).
+    public static let minimumBodyLength = 12
+    /// How many other places one message names before "and N more".
+    public static let namedPlaces = 3
+
+    /// `library` with the conflict diagnostics added to the files that hold the definitions.
+    public static func annotating(_ library: SnippetLibrary) -> SnippetLibrary {
+        let found = diagnostics(in: library)
+        guard !found.isEmpty else { return library }
+        var byURI: [String: [LibraryDiagnostic]] = [:]
+        for diagnostic in found { byURI[diagnostic.uri, default: []].append(diagnostic) }
+        var merged: [String: [LibraryDiagnostic]] = [:]
+        for file in library.files {
+            guard let added = byURI[file.uri] else { continue }
+            merged[file.uri] = (file.diagnostics + added).sorted { $0.position < $1.position }
+        }
+        return library.withFileDiagnostics(merged)
+    }
+
+    /// Every trigger conflict and duplicate body in `library`.
+    public static func diagnostics(in library: SnippetLibrary) -> [LibraryDiagnostic] {
+        triggerConflictDiagnostics(in: library) + duplicateBodies(in: library)
+    }
+
+    private struct TriggerKey: Hashable {
+        var trigger: String
+        var scope: String
+    }
+
+    static func scopeKeys(of snippet: Snippet) -> [String] {
+        let scopes = snippet.scopes.filter { !SnippetLibrary.universalScopes.contains($0) }
+        if scopes.isEmpty || scopes.count < snippet.scopes.count { return ["*"] + Array(Set(scopes)).sorted() }
+        return Array(Set(scopes)).sorted()
+    }
+
+    static func describe(scope: String) -> String { scope == "*" ? "every language" : scope }
+
+    /// `path:line` plus the layer, for naming a definition in a message.
+    static func place(of snippet: Snippet) -> String {
+        let layer = snippet.layer.isEmpty ? "" : " (layer '\(snippet.layer)')"
+        return "\(snippet.location.pathAndLine)\(layer)"
+    }
+
+    /// The first `namedPlaces` of `members` other than `own`, described, plus "and N more": linear in the places
+    /// named, not in the group's size.
+    static func names(_ members: [Int], except own: Int, _ describe: (Int) -> String) -> String {
+        let shown = members.lazy.filter { $0 != own }.prefix(namedPlaces).map(describe).joined(separator: ", ")
+        let total = members.count - 1
+        return total > namedPlaces ? shown + " and \(total - namedPlaces) more" : shown
+    }
+
+    /// One trigger defined more than once for the same languages.
+    public struct TriggerConflict: Hashable, Sendable {
+        public var trigger: String
+        /// The languages it is defined twice for (`*` for every language).
+        public var scopes: [String]
+        /// The definitions in precedence order: the first one wins.
+        public var definitions: [Snippet]
+    }
+
+    /// Every trigger defined more than once for the same language, sorted by the winner's place.
+    public static func triggerConflicts(in library: SnippetLibrary) -> [TriggerConflict] {
+        let snippets = library.snippets
+        var groups: [TriggerKey: [Int]] = [:]
+        for (number, snippet) in snippets.enumerated() {
+            for trigger in Set(snippet.triggers) {
+                for scope in scopeKeys(of: snippet) {
+                    groups[TriggerKey(trigger: trigger, scope: scope), default: []].append(number)
+                }
+            }
+        }
+        // The same members under several scopes (a snippet for javascript and typescript, twice) make one conflict.
+        var scopesByMembers: [[Int]: (trigger: String, scopes: [String])] = [:]
+        for (key, members) in groups where members.count > 1 {
+            scopesByMembers[members, default: (key.trigger, [])].scopes.append(key.scope)
+        }
+        let ranks = snippets.map { library.layerRank(of: $0.layer) }
+        func precedes(_ lhs: Int, _ rhs: Int) -> Bool {
+            if ranks[lhs] != ranks[rhs] { return ranks[lhs] < ranks[rhs] }
+            if snippets[lhs].priority != snippets[rhs].priority { return snippets[lhs].priority > snippets[rhs].priority }
+            return lhs < rhs
+        }
+        var conflicts: [(order: Int, conflict: TriggerConflict)] = []
+        conflicts.reserveCapacity(scopesByMembers.count)
+        for (members, group) in scopesByMembers {
+            let ordered = members.sorted(by: precedes)
+            let definitions = ordered.map { snippets[$0] }
+            conflicts.append((ordered[0], TriggerConflict(trigger: group.trigger, scopes: group.scopes.sorted(), definitions: definitions)))
+        }
+        conflicts.sort { lhs, rhs in
+            lhs.order != rhs.order ? lhs.order < rhs.order : lhs.conflict.trigger < rhs.conflict.trigger
+        }
+        return conflicts.map(\.conflict)
+    }
+
+    /// The warning at each definition of each conflict.
+    static func triggerConflictDiagnostics(in library: SnippetLibrary) -> [LibraryDiagnostic] {
+        var result: [LibraryDiagnostic] = []
+        for conflict in triggerConflicts(in: library) {
+            let definitions = conflict.definitions
+            let languages = conflict.scopes.map(describe(scope:)).joined(separator: ", ")
+            let numbers = Array(definitions.indices)
+            for number in numbers {
+                let snippet = definitions[number]
+                let others = names(numbers, except: number) { place(of: definitions[$0]) }
+                let message: String
+                if number == 0 {
+                    message = "the trigger '\(conflict.trigger)' (\(languages)) is also defined at \(others); this one wins"
+                } else {
+                    message = "the trigger '\(conflict.trigger)' (\(languages)) is also defined at \(others); \(place(of: definitions[0])) wins, so this one only shows after it"
+                }
+                result.append(LibraryDiagnostic(
+                    uri: snippet.location.uri, position: snippet.location.range.start, severity: .warning,
+                    code: "trigger-conflict", message: message))
+            }
+        }
+        return result.sorted { ($0.uri, $0.position) < ($1.uri, $1.position) }
+    }
+
+    static func duplicateBodies(in library: SnippetLibrary) -> [LibraryDiagnostic] {
+        let snippets = library.snippets
+        var groups: [String: [Int]] = [:]
+        for (number, snippet) in snippets.enumerated()
+        where snippet.body.unicodeScalars.lazy.filter({ !$0.properties.isWhitespace }).count >= minimumBodyLength {
+            groups[snippet.body, default: []].append(number)
+        }
+        var result: [LibraryDiagnostic] = []
+        for members in groups.values where members.count > 1 {
+            // Same title and triggers is a trigger conflict (or the same snippet read twice), not a merge candidate.
+            let names = Set(members.map { snippets[$0].title + "\u{0}" + snippets[$0].triggers.joined(separator: "\u{0}") })
+            guard names.count > 1 else { continue }
+            let sorted = members.sorted()
+            for number in sorted {
+                let snippet = snippets[number]
+                let others = LibraryConflicts.names(sorted, except: number) { other in
+                    "'\(snippets[other].title)' at \(place(of: snippets[other]))"
+                }
+                result.append(LibraryDiagnostic(
+                    uri: snippet.location.uri, position: snippet.location.range.start, severity: .hint,
+                    code: "duplicate-body",
+                    message: "'\(snippet.title)' has the same body as \(others); consider merging them"))
+            }
+        }
+        return result.sorted { ($0.uri, $0.position) < ($1.uri, $1.position) }
+    }
+}

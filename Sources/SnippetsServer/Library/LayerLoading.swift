@@ -1,0 +1,58 @@
+import Foundation
+import SnippetsCore
+
+/// Loads layers from disk the way every command and the server do: the snippets (`LibraryLoader`), the revision
+/// of each layer (`GitRevision`), and the conflicts between definitions (`LibraryConflicts`).
+public enum LayerLoading {
+    /// The library of `layers` plus the project snippets of `workspaceRoots`.
+    public static func load(
+        layers: [LibraryLayer],
+        workspaceRoots: [String] = [],
+        fileSystem: any LibraryFileSystem = DiskFileSystem(),
+        checkBody: SnippetBodyChecker? = LibraryLoader.grammarBodyChecker
+    ) -> SnippetLibrary {
+        var library = LibraryLoader(fileSystem: fileSystem, checkBody: checkBody).load(layers: layers, workspaceRoots: workspaceRoots)
+        var filesByLayer: [String: [SnippetFile]] = [:]
+        for file in library.files { filesByLayer[file.layer, default: []].append(file) }
+        for layer in library.layers where layer.name != LibraryLayer.projectLayerName {
+            library.layerRevisions[layer.name] = GitRevision.revision(of: layer, files: filesByLayer[layer.name] ?? [])
+        }
+        return LibraryConflicts.annotating(library)
+    }
+
+    /// The repository files to watch for the layers at `paths` (a commit or pull may change no snippet file but
+    /// still changes the revision).
+    public static func gitWatchedPaths(for paths: [String]) -> [String] {
+        var seen: Set<GitRevision.Repository> = []
+        var result: [String] = []
+        for path in paths {
+            let real = (path as NSString).resolvingSymlinksInPath
+            guard let repository = GitRevision.repository(containing: real), seen.insert(repository).inserted else { continue }
+            result += GitRevision.watchedPaths(of: repository)
+        }
+        return result
+    }
+
+    /// The read-only layer among `layers` that `path` is in, compared as written and with symbolic links resolved
+    /// (so a link from a writable folder into a team checkout is caught); nil when writing there is allowed.
+    /// Whatever writes into the library (saving a snippet, learned words) asks this first and refuses with the
+    /// layer's name.
+    public static func readOnlyLayer(containing path: String, in layers: [LibraryLayer]) -> LibraryLayer? {
+        if let layer = SnippetLibrary.readOnlyLayer(containing: path, in: layers) { return layer }
+        let resolvedPath = resolvingLinks(path)
+        return layers.first { layer in layer.isReadOnly && LibraryLayer(path: resolvingLinks(layer.path)).contains(path: resolvedPath) }
+    }
+
+    /// The learned-words write check for `layers`: a folder inside a read-only layer is never written.
+    public static func learnedWordsWriteCheck(_ layers: [LibraryLayer]) -> LearnedWordsStore.WriteCheck {
+        { folder in readOnlyLayer(containing: folder, in: layers) == nil }
+    }
+
+    /// `path` with symbolic links resolved; for a file that does not exist yet, its directory's links.
+    static func resolvingLinks(_ path: String) -> String {
+        if FileManager.default.fileExists(atPath: path) { return (path as NSString).resolvingSymlinksInPath }
+        let parent = LibraryPath.parent(path)
+        guard parent != path else { return path }
+        return LibraryPath.join(resolvingLinks(parent), LibraryPath.name(path))
+    }
+}
