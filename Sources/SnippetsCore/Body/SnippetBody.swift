@@ -27,12 +27,14 @@ public struct SnippetBody: Hashable, Sendable {
         }
     }
 
-    /// Plain text for clients without snippet support: placeholders become their defaults, choices their first
-    /// option, variables their value from `resolve`, else their default, else nothing.
+    /// Plain text for clients without snippet support, as VS Code inserts the snippet when every default is
+    /// accepted: each tabstop takes the value of its first placeholder with a default (`withSharedTabstopValues`),
+    /// choices their first option, variables their value from `resolve`, else their default, else nothing for a
+    /// known variable and its name for an unknown one; transforms run on the value (the empty string when unset).
     public func plainText(resolving resolve: (String) -> String? = { _ in nil }) -> String {
         withoutActuallyEscaping(resolve) { resolve in
-            var renderer = SnippetPlainRenderer(body: self, resolve: resolve)
-            return renderer.render(elements)
+            var renderer = SnippetPlainRenderer(resolve: resolve)
+            return renderer.render(body: self)
         }
     }
 
