@@ -3,7 +3,8 @@ import SnippetsModelClient
 /// The user's settings, read from `initializationOptions` and `workspace/didChangeConfiguration`.
 ///
 /// Names (under `snippets` in editor configs): `libraries` (array of paths), `maxCompletionItems` (positive
-/// integer, default 50), `resolveVariables` (`"auto"` default, `"always"`, `"never"`), `askMarker` (the line
+/// integer, default 50), `resolveVariables` (`"auto"` default, `"always"`, `"never"`), `choices` (`"auto"` default,
+/// `"keep"`, `"firstOption"`), `askMarker` (the line
 /// start that offers the ask code action, default `??`), `saveTo` (the `.code-snippets` file saved snippets go to),
 /// `model` (an object `{url, name, apiKeyEnvironmentVariable, timeoutSeconds, candidates}`, or null for no model;
 /// see `ModelSettings`).
@@ -18,12 +19,24 @@ public struct ServerSettings: Sendable, Hashable {
         case never
     }
 
+    /// How choices (`${1|a,b|}`) are sent.
+    public enum ChoiceRendering: String, Sendable, Hashable, CaseIterable {
+        /// As choices where the client shows them, else as a placeholder holding the first option (yasnippet).
+        case auto
+        /// Always as choices.
+        case keep
+        /// Always as a placeholder holding the first option.
+        case firstOption
+    }
+
     /// Library paths; nil means the default (`--library`, `SNIPPETS_LIBRARY`, `$XDG_CONFIG_HOME/snippets`).
     public var libraries: [String]?
     /// The most completion items in one reply; more matches mark the list incomplete.
     public var maxCompletionItems: Int = ServerSettings.defaultMaxCompletionItems
     /// Who resolves variables.
     public var resolveVariables: VariableResolution = .auto
+    /// How choices are sent.
+    public var choices: ChoiceRendering = .auto
     /// The language model behind `snippets/ask`; nil asks deterministically.
     public var model: ModelConfiguration?
 
@@ -98,6 +111,16 @@ public struct ServerSettings: Sendable, Hashable {
                 problems.append(Problem(
                     name: "resolveVariables",
                     message: "setting 'snippets.resolveVariables' must be \"auto\", \"always\" or \"never\"; using the default \"auto\""))
+            }
+        }
+        if let value = members["choices"] {
+            if let text = value.stringValue, let mode = ChoiceRendering(rawValue: text) {
+                result.choices = mode
+            } else {
+                result.choices = .auto
+                problems.append(Problem(
+                    name: "choices",
+                    message: "setting 'snippets.choices' must be \"auto\", \"keep\" or \"firstOption\"; using the default \"auto\""))
             }
         }
         if let value = members["askMarker"] {
