@@ -199,7 +199,8 @@ enum JavaScriptRegex {
             }
         }
         guard depth == 0 else { return nil }
-        let pattern = String(decoding: output, as: UTF16.self)
+        // JavaScript reads an empty source as `(?:)` (matches the empty string); ICU refuses an empty pattern.
+        let pattern = output.isEmpty ? "(?:)" : String(decoding: output, as: UTF16.self)
         guard (try? NSRegularExpression(pattern: pattern, options: options(flags))) != nil else { return nil }
         return pattern
     }

@@ -140,6 +140,8 @@ struct SnippetLSPWriter {
 /// transforms of tabstops are applied), as VS Code would insert it.
 struct SnippetPlainRenderer {
     let resolve: (String) -> String?
+    /// An unknown variable without a default inserts its name (VS Code's snippet loader), else nothing.
+    var unknownVariablesAsNames = true
     /// The first option of each choice, for tabstops that mirror it.
     private var choiceValues: [Int: String] = [:]
     /// Each tabstop's value (its first placeholder's children), for transforms of it.
@@ -196,7 +198,7 @@ struct SnippetPlainRenderer {
             if let defaultElements { return render(defaultElements) }
             // VS Code turns an unknown variable into a placeholder holding its name; a known one without a value
             // (no selection, an unsaved file) inserts nothing.
-            return SnippetVariables.isKnown(name) ? "" : name
+            return unknownVariablesAsNames && !SnippetVariables.isKnown(name) ? name : ""
         case .transform(.tabstop(let number), let transform):
             let value = tabstopText(number)
             return transform.apply(to: value) ?? value
