@@ -171,4 +171,30 @@ import Testing
         #expect(plain.filter { $0 == .tabstop }.count == 4)
         #expect(plain.contains(.choice) && plain.contains(.editorVariable))
     }
+
+    @Test func sharedValuesThatDoubleAtEachLevelStayBounded() {
+        // `${2:$1$1}` doubles tabstop 1's value, `${3:$2$2}` doubles again: spelled out, 40 levels would be 2^40
+        // copies. Past a budget the body is left as written (the client fills the mirrors itself).
+        var body = "${1:x}"
+        for level in 2...40 { body += "${\(level):$\(level - 1)$\(level - 1)}" }
+        let parsed = SnippetBody.parse(body).body
+        #expect(parsed.withSharedTabstopValues() == parsed)
+        #expect(parsed.plainText().count < 10_000)
+        #expect(parsed.insertText(for: .helix).count < 10_000)
+        // A few levels are spelled out in full.
+        #expect(SnippetBody.parse("${1:x}${2:$1$1}${3:$2$2}").body.plainText() == "xxxxxxx")
+    }
+
+    @Test func yasnippetNeverGetsAnUnescapedBackquote() {
+        let body = SnippetBody.parse("`(shell-command \"x\")` ${1|`a`,b|} ${2:`c`}").body
+        var yasnippetKeepingChoices = SnippetEngine.yasnippet
+        yasnippetKeepingChoices.showsChoices = true
+        for engine in [SnippetEngine.yasnippet, yasnippetKeepingChoices] {
+            let text = body.insertText(for: engine)
+            let units = Array(text.utf16)
+            for (offset, unit) in units.enumerated() where unit == 0x60 {
+                #expect(offset > 0 && units[offset - 1] == 0x5C, "\(text)")
+            }
+        }
+    }
 }

@@ -53,8 +53,10 @@ struct SnippetLSPWriter {
                 text(options.first ?? "")
                 pieces.append(.raw("}"))
             } else {
-                pieces.append(
-                    .raw("${\(number)|" + options.map(Self.escapeChoiceOption).joined(separator: ",") + "|}"))
+                let escape = { (option: String) in
+                    Self.escapeChoiceOption(option, backticks: self.options.escapesBackticks)
+                }
+                pieces.append(.raw("${\(number)|" + options.map(escape).joined(separator: ",") + "|}"))
             }
         case .variable(let name, let defaultElements):
             if let value = resolve(name) {
@@ -125,11 +127,13 @@ struct SnippetLSPWriter {
         return result
     }
 
-    /// A choice option: `,`, `|` and `\` are escaped (a `$` or `}` is literal there).
-    static func escapeChoiceOption(_ option: String) -> String {
+    /// A choice option: `,`, `|` and `\` are escaped (a `$` or `}` is literal there), and `` ` `` for yasnippet.
+    static func escapeChoiceOption(_ option: String, backticks: Bool = false) -> String {
         var result = ""
         for character in option {
-            if character == "," || character == "|" || character == "\\" { result.append("\\") }
+            if character == "," || character == "|" || character == "\\" || (backticks && character == "`") {
+                result.append("\\")
+            }
             result.append(character)
         }
         return result

@@ -208,7 +208,8 @@ extension SnippetBody {
             }
         }
         func fill(_ number: Int, stack: Set<Int>) -> SnippetElement {
-            guard let value = defining[number]?.element, case .placeholder(_, let children) = value else {
+            // Out of budget the result is thrown away, so stop copying (each copy costs the value's size).
+            guard budget > 0, let value = defining[number]?.element, case .placeholder(_, let children) = value else {
                 return .tabstop(number)  // a choice: the client mirrors it
             }
             budget -= children.count + 1
