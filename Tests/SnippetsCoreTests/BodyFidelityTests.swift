@@ -87,6 +87,17 @@ import Testing
         #expect(anything.plainText(resolving: Self.context.resolver) == "x{_view.swift")
         let identity = SnippetBody.parse(#"${TM_FILENAME/\A/a/}"#).body
         #expect(identity.plainText(resolving: { _ in "AAA" }) == "aAA")
+        // JavaScript's \w and \d are ASCII ("café".replace(/(\w+)/, "[$1]") is "[caf]é"), and its `$` is the end of
+        // the input only (no match before a final line break).
+        let word = SnippetBody.parse(#"${TM_FILENAME/(\w+)/[$1]/}"#).body
+        #expect(word.plainText(resolving: { _ in "café.txt" }) == "[caf]é.txt")
+        let digits = SnippetBody.parse(#"${TM_FILENAME/[\d]+/#/g}"#).body
+        #expect(digits.plainText(resolving: { _ in "a١2" }) == "a١#")
+        let end = SnippetBody.parse("${TM_CURRENT_LINE/x$/y/}").body
+        #expect(end.plainText(resolving: { _ in "ax\n" }) == "ax\n")
+        #expect(end.plainText(resolving: { _ in "ax" }) == "ay")
+        let multiline = SnippetBody.parse("${TM_CURRENT_LINE/x$/y/m}").body
+        #expect(multiline.plainText(resolving: { _ in "ax\nb" }) == "ay\nb")
     }
 
     @Test func firstPlaceholderWithADefaultDefinesEveryOccurrence() {

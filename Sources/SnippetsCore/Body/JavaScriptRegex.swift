@@ -46,6 +46,8 @@ enum JavaScriptRegex {
                 if isLetter && !meaningful.contains(next) && !(unicode && (next == 0x70 || next == 0x50)) {
                     if unicode { return nil }
                     output.append(next)  // identity escape: `\A` is "A" in JavaScript
+                } else if let ascii = asciiClass(next, insideClass: false) {
+                    output.append(contentsOf: ascii)  // JavaScript's \w and \d are ASCII, ICU's Unicode
                 } else {
                     output.append(current)
                     output.append(next)
@@ -78,6 +80,8 @@ enum JavaScriptRegex {
                             if isLetter && !meaningful.contains(escaped) && !(unicode && (escaped == 0x70 || escaped == 0x50)) {
                                 if unicode { return nil }
                                 output.append(escaped)
+                            } else if let ascii = asciiClass(escaped, insideClass: true) {
+                                output.append(contentsOf: ascii)
                             } else {
                                 output.append(member)
                                 output.append(escaped)
@@ -187,7 +191,13 @@ enum JavaScriptRegex {
                 canQuantify = true
                 lastWasQuantifier = false
             case 0x5E, 0x24:  // ^ $
-                output.append(current)
+                // Without `m`, JavaScript's `$` is the end of the input only; ICU's also matches before a final
+                // line break.
+                if current == 0x24 && !flags.contains("m") {
+                    output.append(contentsOf: Array(#"\z"#.utf16))
+                } else {
+                    output.append(current)
+                }
                 index += 1
                 canQuantify = false
                 lastWasQuantifier = false
@@ -203,6 +213,22 @@ enum JavaScriptRegex {
         let pattern = output.isEmpty ? "(?:)" : String(decoding: output, as: UTF16.self)
         guard (try? NSRegularExpression(pattern: pattern, options: options(flags))) != nil else { return nil }
         return pattern
+    }
+
+    /// ICU for JavaScript's ASCII-only `\d` `\D` `\w` `\W` (`letter` is the escaped unit); nil for other escapes, and
+    /// for `\D` `\W` inside a class, which keep ICU's meaning.
+    private static func asciiClass(_ letter: UInt16, insideClass: Bool) -> [UInt16]? {
+        let replacement: String? =
+            switch (letter, insideClass) {
+            case (0x64, false): "[0-9]"  // \d
+            case (0x44, false): "[^0-9]"  // \D
+            case (0x77, false): "[A-Za-z0-9_]"  // \w
+            case (0x57, false): "[^A-Za-z0-9_]"  // \W
+            case (0x64, true): "0-9"
+            case (0x77, true): "A-Za-z0-9_"
+            default: nil
+            }
+        return replacement.map { Array($0.utf16) }
     }
 
     /// ICU options for JavaScript flags `i`, `m`, `s`.
