@@ -50,6 +50,11 @@ import Testing
         #expect(SnippetBody.parse("$foo and $foo").body.insertText(for: .vscode) == "${1:foo} and ${1:foo}")
         // A default wins over the name.
         #expect(Self.render("${MISSING:fallback}").plain == "fallback")
+        // As in VS Code's loader, a transform of an unknown variable is dropped for the placeholder, and a variable
+        // inside another variable's default is left alone (and so inserts nothing).
+        #expect(Self.render("${FOO/(.*)/x/}").plain == "FOO")
+        #expect(Self.render("${FOO/(.*)/x/}").vscode == "${1:FOO}")
+        #expect(Self.render("<${TM_SELECTED_TEXT:$foo}>").plain == "<>")
         // And `check` says what the editor does.
         let problem = SnippetBody.parse("a${MISSING_VAR}a").problems.first
         #expect(problem?.code == SnippetBodyProblemCode.unknownVariable)

@@ -95,6 +95,10 @@ import Testing
         let values = peerCase.variables ?? [:]
         let context = SnippetVariableContext(languageID: peerCase.language)
         let resolve: (String) -> String? = { values[$0] ?? context.value(of: $0) }
+        if peerCase.layer == "resolver" {
+            #expect(body.plainText(resolving: resolve, unknownVariablesAsNames: false) == expected)
+            return
+        }
         #expect(body.plainText(resolving: resolve) == expected)
         // The snippet text a client gets inserts the same: VS Code resolving the variables itself, and a client
         // whose variables the server resolves. (Only real variables: a snippet client never sees values for

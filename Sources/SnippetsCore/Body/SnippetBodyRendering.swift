@@ -144,7 +144,8 @@ struct SnippetLSPWriter {
 /// transforms of tabstops are applied), as VS Code would insert it.
 struct SnippetPlainRenderer {
     let resolve: (String) -> String?
-    /// An unknown variable without a default inserts its name (VS Code's snippet loader), else nothing.
+    /// Unknown variables become placeholders holding their name first (VS Code's snippet loader); off, the text is
+    /// that of VS Code's parser alone, where an unresolved variable inserts nothing.
     var unknownVariablesAsNames = true
     /// The first option of each choice, for tabstops that mirror it.
     private var choiceValues: [Int: String] = [:]
@@ -157,9 +158,11 @@ struct SnippetPlainRenderer {
         self.resolve = resolve
     }
 
-    /// The plain text of `body`: shared tabstop values filled in first (`withSharedTabstopValues`).
+    /// The plain text of `body`: unknown variables made placeholders holding their name (as VS Code's snippet loader
+    /// does, unless `unknownVariablesAsNames` is off) and shared tabstop values filled in first.
     mutating func render(body: SnippetBody) -> String {
-        let shared = body.withSharedTabstopValues()
+        let loaded = unknownVariablesAsNames ? body.withUnknownVariablesAsPlaceholders() : body
+        let shared = loaded.withSharedTabstopValues()
         var choiceValues: [Int: String] = [:]
         var defaults: [Int: [SnippetElement]] = [:]
         func collect(_ elements: [SnippetElement]) {
@@ -200,9 +203,9 @@ struct SnippetPlainRenderer {
         case .variable(let name, let defaultElements):
             if let value = resolve(name) { return value }
             if let defaultElements { return render(defaultElements) }
-            // VS Code turns an unknown variable into a placeholder holding its name; a known one without a value
-            // (no selection, an unsaved file) inserts nothing.
-            return unknownVariablesAsNames && !SnippetVariables.isKnown(name) ? name : ""
+            // A variable without a value (no selection, an unsaved file, an unknown name VS Code's loader leaves,
+            // inside another variable's default) inserts nothing.
+            return ""
         case .transform(.tabstop(let number), let transform):
             let value = tabstopText(number)
             return transform.apply(to: value) ?? value
