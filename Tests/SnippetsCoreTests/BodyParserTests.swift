@@ -113,11 +113,14 @@ private func check(_ testCase: BodyCase, sourceLocation: Testing.SourceLocation 
         BodyCase(body: "${1|a,b|", elements: [.text("${1|a,b|")], problems: ["unterminated-choice@0"]),
         BodyCase(body: "${1||}", elements: [.text("${1||}")], problems: ["empty-choice@0"]),
         BodyCase(body: "${1|a,,b|}", elements: [.text("${1|a,,b|}")], problems: ["empty-choice@0"]),
-        // A regex that does not compile is reported, but the transform stays for the client to judge.
+        // A regex JavaScript rejects makes the whole transform literal text, as in VS Code and Helix.
+        BodyCase(body: "a${1/(/x/}", elements: [.text("a${1/(/x/}")], problems: ["invalid-regex@1"]),
+        // VS Code takes no choice on $0 (#31599): literal text.
+        BodyCase(body: "${0|a,b|}", elements: [.text("${0|a,b|}")], problems: ["choice-on-final-tabstop@0"]),
+        // An empty conditional is not a format item (VS Code's `_until` gives ''), so it is format text.
         BodyCase(
-            body: "a${1/(/x/}",
-            elements: [.text("a"), .transform(.tabstop(1), SnippetTransform(regex: "(", format: "x", options: ""))],
-            problems: ["invalid-regex@1"]),
+            body: "${1/a/${1:+}/}",
+            elements: [.transform(.tabstop(1), SnippetTransform(regex: "a", format: "${1:+}", options: ""))]),
         BodyCase(body: "${1/a/b}", elements: [.text("${1/a/b}")], problems: ["invalid-transform@0"]),
         BodyCase(body: "${1/a/b/z}", elements: [.text("${1/a/b/z}")], problems: ["invalid-transform@0"]),
         BodyCase(body: "${1/a/b/", elements: [.text("${1/a/b/")], problems: ["invalid-transform@0"]),

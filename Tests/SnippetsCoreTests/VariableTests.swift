@@ -27,8 +27,10 @@ import Testing
         ("TM_FILENAME", "cart.model.swift"),
         ("TM_FILENAME_BASE", "cart.model"),
         ("TM_DIRECTORY", "/home/ana/projects/shop/Sources"),
+        ("TM_DIRECTORY_BASE", "Sources"),
         ("TM_FILEPATH", "/home/ana/projects/shop/Sources/cart.model.swift"),
         ("RELATIVE_FILEPATH", "Sources/cart.model.swift"),
+        ("REVERSE_RELATIVE_FILEPATH", ".."),
         ("WORKSPACE_NAME", "shop"),
         ("WORKSPACE_FOLDER", "/home/ana/projects/shop"),
         ("TM_LINE_INDEX", "41"),
@@ -49,6 +51,8 @@ import Testing
         ("CURRENT_MINUTE", "07"),
         ("CURRENT_SECOND", "09"),
         ("CURRENT_SECONDS_UNIX", "1772752029"),
+        ("CURRENT_MILLISECOND", "000"),
+        ("CURRENT_MILLISECONDS_UNIX", "1772752029000"),
         ("CURRENT_TIMEZONE_OFFSET", "+01:00"),
         ("RANDOM", String(0x0123_4567_89AB_CDEF % 1_000_000)),
         ("RANDOM_HEX", "abcdef"),
@@ -58,6 +62,7 @@ import Testing
         ("BLOCK_COMMENT_END", "*/"),
     ])
     func resolvesFromTheContext(_ name: String, _ expected: String) {
+        #expect(SnippetVariables.isKnown(name), "\(name) is not in VS Code's list")
         #expect(Self.context().value(of: name) == expected)
     }
 
@@ -73,8 +78,8 @@ import Testing
     @Test func everyKnownVariableTheServerCanKnowResolves() {
         let context = Self.context()
         let unresolved = SnippetVariables.known.filter { context.value(of: $0) == nil }
-        #expect(unresolved == ["TM_SELECTED_TEXT", "CLIPBOARD"])
-        #expect(SnippetVariables.known.count == 34)
+        #expect(unresolved == ["SELECTION", "CLIPBOARD", "TM_SELECTED_TEXT"])
+        #expect(SnippetVariables.known.count == 40)
         #expect(SnippetVariables.isKnown("UUID") && !SnippetVariables.isKnown("uuid"))
     }
 
@@ -101,13 +106,14 @@ import Testing
     @Test(arguments: [
         ("let total = cartTotal(items)", 0, "let"),
         ("let total = cartTotal(items)", 3, "let"),
-        ("let total = cartTotal(items)", 11, ""),
-        ("let total = cartTotal(items)", 28, ""),
+        // No word touches the cursor: VS Code gives no value (so a default applies), not an empty one.
+        ("let total = cartTotal(items)", 11, nil),
+        ("let total = cartTotal(items)", 28, nil),
         ("let total = cartTotal(items)", 27, "items"),
         ("naïve_word😀x", 5, "naïve_word😀x"),
-        ("", 0, ""),
-    ])
-    func currentWordTouchesTheCursor(_ line: String, _ column: Int, _ expected: String) {
+        ("", 0, nil),
+    ] as [(String, Int, String?)])
+    func currentWordTouchesTheCursor(_ line: String, _ column: Int, _ expected: String?) {
         let context = SnippetVariableContext(lineText: line, cursorUTF16Column: column)
         #expect(context.value(of: "TM_CURRENT_WORD") == expected)
     }
@@ -157,5 +163,33 @@ import Testing
         let context = Self.context()
         #expect(body.lspText(resolving: context.resolver) == "// CartModel 2026-03 $1")
         #expect(body.plainText(resolving: context.resolver) == "// CartModel 2026-03 ")
+    }
+
+    /// The variables VS Code added after the first list (snippetVariables.ts): each is known (no "unknown variable"
+    /// warning, not turned into a placeholder) and has VS Code's value.
+    @Test func newerVSCodeVariablesHaveVSCodeValues() {
+        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        let withMilliseconds = SnippetVariableContext(
+            filePath: "/w/shop/a.swift", workspaceFolders: ["/w/shop"],
+            date: Date(timeIntervalSince1970: 1_772_752_029.042), timeZone: berlin)
+        #expect(withMilliseconds.value(of: "CURRENT_MILLISECOND") == "042")
+        #expect(withMilliseconds.value(of: "CURRENT_MILLISECONDS_UNIX") == "1772752029042")
+        #expect(withMilliseconds.value(of: "CURRENT_TIMEZONE_NAME") == "Europe/Berlin")
+        // A file at the workspace root: `.`; two folders down: `../..`; outside every folder: no value.
+        #expect(withMilliseconds.value(of: "REVERSE_RELATIVE_FILEPATH") == ".")
+        let deep = SnippetVariableContext(filePath: "/w/shop/a/b/c.swift", workspaceFolders: ["/w/shop"])
+        #expect(deep.value(of: "REVERSE_RELATIVE_FILEPATH") == "../..")
+        #expect(deep.value(of: "TM_DIRECTORY_BASE") == "b")
+        #expect(SnippetVariableContext(filePath: "/elsewhere/x.swift").value(of: "REVERSE_RELATIVE_FILEPATH") == nil)
+        // The selection is never known to the server (completion inserts at the cursor).
+        #expect(deep.value(of: "SELECTION") == nil)
+        for name in [
+            "TM_DIRECTORY_BASE", "SELECTION", "CURRENT_MILLISECOND", "CURRENT_MILLISECONDS_UNIX",
+            "CURRENT_TIMEZONE_NAME", "REVERSE_RELATIVE_FILEPATH",
+        ] {
+            #expect(SnippetVariables.isKnown(name), "\(name)")
+            #expect(SnippetBody.parse("${\(name)}").problems.isEmpty, "\(name) is warned about")
+        }
+        #expect(SnippetVariables.known.count == 40)
     }
 }

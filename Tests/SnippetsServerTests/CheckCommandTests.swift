@@ -70,6 +70,6 @@ import Testing
         #expect(extra.status == 2)
         let help = await check(["--help"])
         #expect(help.status == 0)
-        #expect(help.out.hasPrefix("Usage: snippets-lsp check [--library PATH]... [--json]"))
+        #expect(help.out.hasPrefix("Usage: snippets-lsp check [--library PATH]... [--client NAME] [--json]"))
     }
 }

@@ -80,12 +80,16 @@ struct RenderedBodiesTests {
                 return name == "CURRENT_YEAR" ? year : nil
             }
         }
-        #expect(cache.insertText(of: plain, snippetSyntax: true, resolving: resolve(year: "2026")) == "for ${1:x} in $2")
-        #expect(cache.insertText(of: plain, snippetSyntax: false, resolving: resolve(year: "2026")) == "for x in ")
-        #expect(cache.insertText(of: dated, snippetSyntax: true, resolving: resolve(year: "2026")).hasPrefix("© 2026 ${1:name}"))
+        #expect(cache.insertText(of: plain, engine: .helix, resolving: resolve(year: "2026")) == "for ${1:x} in $2")
+        #expect(cache.insertText(of: plain, engine: .plain, resolving: resolve(year: "2026")) == "for x in ")
+        #expect(cache.insertText(of: dated, engine: .helix, resolving: resolve(year: "2026")).hasPrefix("© 2026 ${1:name}"))
         asked = []
-        #expect(cache.insertText(of: dated, snippetSyntax: true, resolving: resolve(year: "2026")).hasPrefix("© 2026 ${1:name}"))
+        #expect(cache.insertText(of: dated, engine: .helix, resolving: resolve(year: "2026")).hasPrefix("© 2026 ${1:name}"))
         #expect(asked == ["CURRENT_YEAR", "TM_SELECTED_TEXT"], "a cached text is checked against the values it used")
-        #expect(cache.insertText(of: dated, snippetSyntax: true, resolving: resolve(year: "2027")).hasPrefix("© 2027 ${1:name}"))
+        #expect(cache.insertText(of: dated, engine: .helix, resolving: resolve(year: "2027")).hasPrefix("© 2027 ${1:name}"))
+        // A rendering for one engine is never handed to another (the `choices` setting can change it mid-session).
+        let choice = makeSnippet("Choice", triggers: ["c"], body: "${1|a,b|}")
+        #expect(cache.insertText(of: choice, engine: .helix, resolving: resolve(year: "2026")) == "${1|a,b|}")
+        #expect(cache.insertText(of: choice, engine: .yasnippet, resolving: resolve(year: "2026")) == "${1:a}")
     }
 }

@@ -28,6 +28,7 @@ struct SettingsTests {
         ("maxCompletionItems", "lots"),
         ("maxCompletionItems", 0),
         ("resolveVariables", "sometimes"),
+        ("choices", "first"),
         ("libraries", "/not/an/array"),
         ("libraries", [1, 2]),
     ] as [(String, JSONValue)])
@@ -39,6 +40,7 @@ struct SettingsTests {
         switch name {
         case "maxCompletionItems": #expect(settings.maxCompletionItems == defaults.maxCompletionItems)
         case "resolveVariables": #expect(settings.resolveVariables == .auto)
+        case "choices": #expect(settings.choices == .auto)
         default: #expect(settings.libraries == nil)
         }
     }

@@ -12,6 +12,11 @@ public func fuzzBody(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     _ = body.lspText(resolving: { $0 == "TM_FILENAME" ? "a$b}c.swift" : nil })
     _ = body.plainText(resolving: { _ in "x" })
     _ = body.hasSnippetSyntax
+    // Every editor's rendering and what it loses (Body/SnippetClientRendering.swift).
+    for (_, engine) in SnippetEngine.named {
+        _ = body.insertText(for: engine, resolving: { $0 == "TM_FILENAME" ? "a$b}c.swift" : nil })
+        _ = body.losses(in: engine)
+    }
     // What the server sends an editor reads back as the same tree and the same text (BodyParserTests' invariant):
     // otherwise an editor would insert something other than what the library holds.
     let serialized = body.lspText()

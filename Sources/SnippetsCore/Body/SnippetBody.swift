@@ -27,12 +27,22 @@ public struct SnippetBody: Hashable, Sendable {
         }
     }
 
-    /// Plain text for clients without snippet support: placeholders become their defaults, choices their first
-    /// option, variables their value from `resolve`, else their default, else nothing.
+    /// Plain text for clients without snippet support, as VS Code inserts the snippet when every default is
+    /// accepted: each tabstop takes the value of its first placeholder with a default (`withSharedTabstopValues`),
+    /// choices their first option, variables their value from `resolve`, else their default, else nothing for a
+    /// known variable and its name for an unknown one; transforms run on the value (the empty string when unset).
     public func plainText(resolving resolve: (String) -> String? = { _ in nil }) -> String {
+        plainText(resolving: resolve, unknownVariablesAsNames: true)
+    }
+
+    /// `plainText(resolving:)`; with `unknownVariablesAsNames` false, an unknown variable inserts nothing, as the
+    /// text of VS Code's parser alone (`SnippetParser.asInsertText`) has it, before its snippet loader turns such a
+    /// variable into a placeholder.
+    func plainText(resolving resolve: (String) -> String?, unknownVariablesAsNames: Bool) -> String {
         withoutActuallyEscaping(resolve) { resolve in
-            var renderer = SnippetPlainRenderer(body: self, resolve: resolve)
-            return renderer.render(elements)
+            var renderer = SnippetPlainRenderer(resolve: resolve)
+            renderer.unknownVariablesAsNames = unknownVariablesAsNames
+            return renderer.render(body: self)
         }
     }
 

@@ -12,8 +12,11 @@ public enum SnippetBodyProblemCode {
     public static let emptyChoice = "empty-choice"
     /// `${1/…` or `${NAME/…` that is not `/regex/format/options}` with known options.
     public static let invalidTransform = "invalid-transform"
-    /// A transform whose regular expression does not compile (a warning: the transform is kept for the client).
+    /// A transform whose regular expression JavaScript's `RegExp` rejects: VS Code and Helix insert the whole
+    /// construct as literal text, and so does the server.
     public static let invalidRegex = "invalid-regex"
+    /// `${0|a,b|}`: VS Code takes no choice on the final tabstop and inserts the construct as literal text.
+    public static let choiceOnFinalTabstop = "choice-on-final-tabstop"
     /// `${` followed by something other than a tabstop number or a variable name, or `${1` followed by junk.
     public static let invalidPlaceholder = "invalid-placeholder"
     /// `${NAME` followed by something other than `}`, `:` or `/`.
@@ -26,7 +29,7 @@ public enum SnippetBodyProblemCode {
     /// Every code, for documentation and tests.
     public static let all = [
         unterminatedPlaceholder, unterminatedVariable, unterminatedChoice, emptyChoice, invalidTransform,
-        invalidRegex, invalidPlaceholder, invalidVariable, unknownVariable, nestingTooDeep,
+        invalidRegex, invalidPlaceholder, invalidVariable, unknownVariable, nestingTooDeep, choiceOnFinalTabstop,
     ]
 }
 
@@ -246,6 +249,13 @@ struct SnippetBodyParser {
                     "Placeholder '${\(number):' has no closing '}', so it is inserted as literal text.")
             }
             return .placeholder(number, children)
+        case SnippetASCII.pipe where number == 0:
+            // VS Code ignores a choice on the final tabstop (its parser only reads `${N|` for N > 0, #31599), so the
+            // whole construct is literal text there; Neovim and LuaSnip would offer the choice. Follow VS Code.
+            return fail(
+                start: start, problemMark: problemMark, code: SnippetBodyProblemCode.choiceOnFinalTabstop,
+                "A choice on the final tabstop ('${0|') is inserted as literal text by VS Code (other editors differ); "
+                    + "number it ${1|…|} and put $0 after it.")
         case SnippetASCII.pipe:
             index += 1
             switch parseChoiceOptions() {
@@ -261,7 +271,7 @@ struct SnippetBodyParser {
                 return .transform(.tabstop(number), transform)
             case .failure(let failure):
                 return fail(
-                    start: start, problemMark: problemMark, code: SnippetBodyProblemCode.invalidTransform,
+                    start: start, problemMark: problemMark, code: failure.code,
                     "Transform of tabstop \(number) \(failure.reason), so it is inserted as literal text.")
             }
         case nil:
@@ -298,7 +308,7 @@ struct SnippetBodyParser {
                 return .transform(.variable(name), transform)
             case .failure(let failure):
                 return fail(
-                    start: start, problemMark: problemMark, code: SnippetBodyProblemCode.invalidTransform,
+                    start: start, problemMark: problemMark, code: failure.code,
                     "Transform of variable \(name) \(failure.reason), so it is inserted as literal text.")
             }
         case nil:
@@ -385,10 +395,11 @@ struct SnippetBodyParser {
 
     private struct TransformFailure: Error {
         var reason: String
+        var code = SnippetBodyProblemCode.invalidTransform
     }
 
     /// `regex/format/options}` after the first `/` of the construct at `start`, kept as written; the options must
-    /// be known. A regex that does not compile is reported but kept.
+    /// be known and the regex one JavaScript accepts.
     private mutating func parseTransform(start: Int) -> Result<SnippetTransform, TransformFailure> {
         let regexStart = index
         while true {
@@ -425,12 +436,11 @@ struct SnippetBodyParser {
             return .failure(TransformFailure(reason: problem))
         }
         if !transform.regexCompiles {
-            // ICU and JavaScript regex syntax differ at the edges, so the transform stays for the client to judge.
-            problems.append(
-                SnippetBodyProblem(
-                    utf16Offset: start, severity: .warning, code: SnippetBodyProblemCode.invalidRegex,
-                    message: "The transform's regular expression '\(regex)' does not compile; VS Code inserts the "
-                        + "whole transform as literal text when JavaScript rejects it too."))
+            // VS Code builds a JavaScript RegExp here and, when that throws, backtracks over the whole construct.
+            return .failure(
+                TransformFailure(
+                    reason: "has a regular expression '\(regex)' that JavaScript rejects",
+                    code: SnippetBodyProblemCode.invalidRegex))
         }
         return .success(transform)
     }

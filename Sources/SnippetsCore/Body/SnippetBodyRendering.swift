@@ -7,20 +7,40 @@ struct SnippetLSPWriter {
     }
 
     let resolve: (String) -> String?
+    /// What the server does because the client cannot (see `SnippetEngine`).
+    var options = Options()
     private var pieces: [Piece] = []
 
-    init(resolve: @escaping (String) -> String?) {
+    /// How far the writer renders on the client's behalf. The defaults keep everything for the client.
+    struct Options {
+        /// Known variables without a value become their default (or nothing), and variable transforms run on the
+        /// value or the empty string, as VS Code does: for clients that resolve no variables themselves.
+        var serverResolvesVariables = false
+        /// `${1|a,b|}` becomes `${1:a}`: for clients without choices.
+        var choicesAsPlaceholders = false
+        /// `${1/re/fmt/}` becomes `$1` (the typed text mirrored unchanged): for clients without transforms.
+        var tabstopTransformsAsMirrors = false
+        /// Backticks in text are escaped: yasnippet runs `` `…` `` as Emacs Lisp.
+        var escapesBackticks = false
+    }
+
+    init(resolve: @escaping (String) -> String?, options: Options = Options()) {
         self.resolve = resolve
+        self.options = options
     }
 
     mutating func write(_ elements: [SnippetElement]) {
         for element in elements { write(element) }
     }
 
+    private mutating func text(_ text: String) {
+        pieces.append(.raw(Self.escapeText(text, backticks: options.escapesBackticks)))
+    }
+
     private mutating func write(_ element: SnippetElement) {
         switch element {
-        case .text(let text):
-            pieces.append(.raw(Self.escapeText(text)))
+        case .text(let value):
+            text(value)
         case .tabstop(let number):
             pieces.append(.bare(String(number)))
         case .placeholder(let number, let children):
@@ -28,10 +48,21 @@ struct SnippetLSPWriter {
             write(children)
             pieces.append(.raw("}"))
         case .choice(let number, let options):
-            pieces.append(.raw("${\(number)|" + options.map(Self.escapeChoiceOption).joined(separator: ",") + "|}"))
+            if self.options.choicesAsPlaceholders {
+                pieces.append(.raw("${\(number):"))
+                text(options.first ?? "")
+                pieces.append(.raw("}"))
+            } else {
+                let escape = { (option: String) in
+                    Self.escapeChoiceOption(option, backticks: self.options.escapesBackticks)
+                }
+                pieces.append(.raw("${\(number)|" + options.map(escape).joined(separator: ",") + "|}"))
+            }
         case .variable(let name, let defaultElements):
             if let value = resolve(name) {
-                pieces.append(.raw(Self.escapeText(value)))
+                text(value)
+            } else if options.serverResolvesVariables {
+                write(defaultElements ?? [])
             } else if let defaultElements {
                 pieces.append(.raw("${\(name):"))
                 write(defaultElements)
@@ -42,10 +73,15 @@ struct SnippetLSPWriter {
         case .transform(let target, let transform):
             switch target {
             case .tabstop(let number):
-                pieces.append(.raw("${\(number)/\(transform.regex)/\(transform.format)/\(transform.options)}"))
+                if options.tabstopTransformsAsMirrors {
+                    pieces.append(.bare(String(number)))
+                } else {
+                    pieces.append(.raw("${\(number)/\(transform.regex)/\(transform.format)/\(transform.options)}"))
+                }
             case .variable(let name):
-                if let value = resolve(name), let transformed = transform.apply(to: value) {
-                    pieces.append(.raw(Self.escapeText(transformed)))
+                let value = resolve(name)
+                if value != nil || options.serverResolvesVariables, let transformed = transform.apply(to: value ?? "") {
+                    text(transformed)
                 } else {
                     pieces.append(.raw("${\(name)/\(transform.regex)/\(transform.format)/\(transform.options)}"))
                 }
@@ -76,58 +112,76 @@ struct SnippetLSPWriter {
         return result
     }
 
-    /// Text outside choices: `$`, `}` and `\` are escaped with a backslash.
-    static func escapeText(_ text: String) -> String {
-        guard text.contains(where: { $0 == "$" || $0 == "}" || $0 == "\\" }) else { return text }
+    /// Text outside choices: `$`, `}` and `\` are escaped with a backslash (and `` ` `` for yasnippet).
+    static func escapeText(_ text: String, backticks: Bool = false) -> String {
+        func escaped(_ character: Character) -> Bool {
+            character == "$" || character == "}" || character == "\\" || (backticks && character == "`")
+        }
+        guard text.contains(where: escaped) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count + 4)
         for character in text {
-            if character == "$" || character == "}" || character == "\\" { result.append("\\") }
+            if escaped(character) { result.append("\\") }
             result.append(character)
         }
         return result
     }
 
-    /// A choice option: `,`, `|` and `\` are escaped (a `$` or `}` is literal there).
-    static func escapeChoiceOption(_ option: String) -> String {
+    /// A choice option: `,`, `|` and `\` are escaped (a `$` or `}` is literal there), and `` ` `` for yasnippet.
+    static func escapeChoiceOption(_ option: String, backticks: Bool = false) -> String {
         var result = ""
         for character in option {
-            if character == "," || character == "|" || character == "\\" { result.append("\\") }
+            if character == "," || character == "|" || character == "\\" || (backticks && character == "`") {
+                result.append("\\")
+            }
             result.append(character)
         }
         return result
     }
 }
 
-/// Renders a tree as the text a user gets by accepting every default.
+/// Renders a tree as the text a user gets by accepting every default (and tabbing through every stop, so
+/// transforms of tabstops are applied), as VS Code would insert it.
 struct SnippetPlainRenderer {
     let resolve: (String) -> String?
-    /// What each tabstop number stands for, as VS Code decides it: the first placeholder (in document order) that
-    /// has a default, or a choice's first option. It fills every tabstop and placeholder of that number except `$0`.
-    private let values: [Int: [SnippetElement]]
-    /// Tabstops whose value is being rendered, so `${1:a $1}` cannot recurse forever.
+    /// Unknown variables become placeholders holding their name first (VS Code's snippet loader); off, the text is
+    /// that of VS Code's parser alone, where an unresolved variable inserts nothing.
+    var unknownVariablesAsNames = true
+    /// The first option of each choice, for tabstops that mirror it.
+    private var choiceValues: [Int: String] = [:]
+    /// Each tabstop's value (its first placeholder's children), for transforms of it.
+    private var defaults: [Int: [SnippetElement]] = [:]
+    /// Tabstops whose value is being rendered, so `${1:a ${1/x/y/}}` cannot recurse forever.
     private var rendering: Set<Int> = []
 
-    init(body: SnippetBody, resolve: @escaping (String) -> String?) {
+    init(resolve: @escaping (String) -> String?) {
         self.resolve = resolve
-        var values: [Int: [SnippetElement]] = [:]
+    }
+
+    /// The plain text of `body`: unknown variables made placeholders holding their name (as VS Code's snippet loader
+    /// does, unless `unknownVariablesAsNames` is off) and shared tabstop values filled in first.
+    mutating func render(body: SnippetBody) -> String {
+        let loaded = unknownVariablesAsNames ? body.withUnknownVariablesAsPlaceholders() : body
+        let shared = loaded.withSharedTabstopValues()
+        var choiceValues: [Int: String] = [:]
+        var defaults: [Int: [SnippetElement]] = [:]
         func collect(_ elements: [SnippetElement]) {
             for element in elements {
                 switch element {
-                case .placeholder(let number, let children):
-                    if number != 0, values[number] == nil, !children.isEmpty { values[number] = children }
-                    collect(children)
                 case .choice(let number, let options):
-                    if number != 0, values[number] == nil, let first = options.first { values[number] = [.text(first)] }
-                case .variable(_, let defaultElements):
-                    collect(defaultElements ?? [])
-                case .text, .tabstop, .transform:
-                    break
+                    if choiceValues[number] == nil, let first = options.first { choiceValues[number] = first }
+                case .placeholder(let number, let children):
+                    if number != 0, defaults[number] == nil, !children.isEmpty { defaults[number] = children }
+                    collect(children)
+                case .variable(_, let defaultElements): collect(defaultElements ?? [])
+                case .text, .tabstop, .transform: break
                 }
             }
         }
-        collect(body.elements)
-        self.values = values
+        collect(shared.elements)
+        self.choiceValues = choiceValues
+        self.defaults = defaults
+        return render(shared.elements)
     }
 
     mutating func render(_ elements: [SnippetElement]) -> String {
@@ -141,29 +195,35 @@ struct SnippetPlainRenderer {
         case .text(let text):
             return text
         case .tabstop(let number):
-            return mirror(number, own: [])
-        case .placeholder(let number, let children):
-            return mirror(number, own: children)
+            return number == 0 ? "" : choiceValues[number] ?? ""
+        case .placeholder(_, let children):
+            return render(children)
         case .choice(_, let options):
             return options.first ?? ""
         case .variable(let name, let defaultElements):
             if let value = resolve(name) { return value }
-            return defaultElements.map { render($0) } ?? ""
+            if let defaultElements { return render(defaultElements) }
+            // A variable without a value (no selection, an unsaved file, an unknown name VS Code's loader leaves,
+            // inside another variable's default) inserts nothing.
+            return ""
         case .transform(.tabstop(let number), let transform):
-            let value = mirror(number, own: [])
+            let value = tabstopText(number)
             return transform.apply(to: value) ?? value
         case .transform(.variable(let name), let transform):
-            guard let value = resolve(name) else { return "" }
-            return transform.apply(to: value) ?? value
+            // VS Code runs the transform on the empty string when the variable has no value.
+            return transform.apply(to: resolve(name) ?? "") ?? ""
         }
     }
 
-    /// The text of tabstop or placeholder `number`: the value all of that number share, else `own` default.
-    private mutating func mirror(_ number: Int, own: [SnippetElement]) -> String {
-        guard !rendering.contains(number) else { return "" }
-        rendering.insert(number)
-        defer { rendering.remove(number) }
-        return render(values[number] ?? own)
+    /// The text tabstop `number` ends up with (for a transform of it): its first placeholder's, else its choice's.
+    private mutating func tabstopText(_ number: Int) -> String {
+        guard number != 0, !rendering.contains(number) else { return "" }
+        if let value = defaults[number] {
+            rendering.insert(number)
+            defer { rendering.remove(number) }
+            return render(value)
+        }
+        return choiceValues[number] ?? ""
     }
 }
 

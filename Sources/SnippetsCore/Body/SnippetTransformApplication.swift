@@ -97,7 +97,9 @@ enum SnippetFormatString {
             guard let (ifValue, end) = until(SnippetASCII.braceClose, in: units, from: index + 1) else { return nil }
             return (.conditional(group, ifValue: ifValue, elseValue: nil), end)
         case SnippetASCII.question:
-            guard let (ifValue, middle) = until(SnippetASCII.colon, in: units, from: index + 1),
+            guard
+                let (ifValue, middle) = until(
+                    SnippetASCII.colon, in: units, from: index + 1, failingAt: SnippetASCII.braceClose),
                 let (elseValue, end) = until(SnippetASCII.braceClose, in: units, from: middle)
             else { return nil }
             return (.conditional(group, ifValue: ifValue, elseValue: elseValue), end)
@@ -110,16 +112,23 @@ enum SnippetFormatString {
         }
     }
 
-    /// Text up to `stop` (consumed) with `\$` `\}` `\\` unescaped; any other backslash makes the item invalid, and
-    /// so does a `/`: it ends the format, so an item never reaches past its transform. (Otherwise whether
-    /// `${1:?…` is an item would depend on text after the transform, and a body would not read back as written.)
-    private static func until(_ stop: UInt16, in units: [UInt16], from start: Int) -> (String, Int)? {
+    /// Text up to `stop` (consumed) with `\$` `\}` `\\` unescaped, as VS Code's `_until` reads it: any other
+    /// backslash makes the item invalid, and so does an empty value. A `/` is text here (`${1:+a/b}`): the item ends
+    /// at its `}`, which comes at the latest at the transform's own closing brace, so what an item is never depends on
+    /// text after its transform. For the same reason the if-part of `${1:?if:else}` stops at a `}` (`failingAt`),
+    /// where VS Code would read on into the text after the transform.
+    private static func until(
+        _ stop: UInt16, in units: [UInt16], from start: Int, failingAt barrier: UInt16? = nil
+    ) -> (String, Int)? {
         var index = start
         var value: [UInt16] = []
         while index < units.count {
             let current = units[index]
-            if current == stop { return (String(decoding: value, as: UTF16.self), index + 1) }
-            if current == SnippetASCII.slash { return nil }
+            if current == stop {
+                guard !value.isEmpty else { return nil }
+                return (String(decoding: value, as: UTF16.self), index + 1)
+            }
+            if current == barrier { return nil }
             if current == SnippetASCII.backslash {
                 guard index + 1 < units.count else { return nil }
                 let next = units[index + 1]
@@ -218,26 +227,25 @@ extension SnippetTransform {
             guard "dgimsuvy".contains(option) else { return "has an unknown option '\(option)' (use g, i, m)" }
             guard seen.insert(option).inserted else { return "repeats the option '\(option)'" }
         }
+        if seen.contains("u") && seen.contains("v") { return "has both options 'u' and 'v', which JavaScript refuses" }
         return nil
     }
 
-    /// Whether the regular expression compiles (with ICU, which is close to but not exactly JavaScript's syntax).
-    public var regexCompiles: Bool {
-        (try? NSRegularExpression(pattern: unescapedRegex, options: regexOptions)) != nil
+    /// The ICU pattern for the regex, nil when JavaScript's `RegExp` would reject it (see `JavaScriptRegex`).
+    var icuPattern: String? {
+        JavaScriptRegex.icuPattern(source: unescapedRegex, flags: options)
     }
 
-    private var regexOptions: NSRegularExpression.Options {
-        var result: NSRegularExpression.Options = []
-        if options.contains("i") { result.insert(.caseInsensitive) }
-        if options.contains("m") { result.insert(.anchorsMatchLines) }
-        if options.contains("s") { result.insert(.dotMatchesLineSeparators) }
-        return result
-    }
+    /// Whether the regular expression is one JavaScript's `RegExp` accepts (VS Code drops the whole transform to
+    /// literal text otherwise).
+    public var regexCompiles: Bool { icuPattern != nil }
 
     /// `value` with the regex's first match (every match with option `g`) replaced by the format, as VS Code does;
     /// when nothing matches and the format has an else branch, the format alone. Nil when the regex does not compile.
     public func apply(to value: String) -> String? {
-        guard let expression = try? NSRegularExpression(pattern: unescapedRegex, options: regexOptions) else {
+        guard let pattern = icuPattern,
+            let expression = try? NSRegularExpression(pattern: pattern, options: JavaScriptRegex.options(options))
+        else {
             return nil
         }
         let parts = SnippetFormatString.parts(format)

@@ -2,15 +2,17 @@ import Foundation
 
 /// The snippet variables that LSP and VS Code define.
 public enum SnippetVariables {
-    /// Every variable name VS Code resolves; any other name is inserted by VS Code as a placeholder.
+    /// Every variable name VS Code resolves (its `KnownSnippetVariableNames`, in its order); any other name is turned
+    /// into a placeholder holding the name (see `SnippetBody.withUnknownVariablesAsPlaceholders`).
     public static let known: [String] = [
-        "TM_SELECTED_TEXT", "TM_CURRENT_LINE", "TM_CURRENT_WORD", "TM_LINE_INDEX", "TM_LINE_NUMBER",
-        "TM_FILENAME", "TM_FILENAME_BASE", "TM_DIRECTORY", "TM_FILEPATH", "RELATIVE_FILEPATH",
-        "CLIPBOARD", "WORKSPACE_NAME", "WORKSPACE_FOLDER", "CURSOR_INDEX", "CURSOR_NUMBER",
-        "CURRENT_YEAR", "CURRENT_YEAR_SHORT", "CURRENT_MONTH", "CURRENT_MONTH_NAME", "CURRENT_MONTH_NAME_SHORT",
-        "CURRENT_DATE", "CURRENT_DAY_NAME", "CURRENT_DAY_NAME_SHORT", "CURRENT_HOUR", "CURRENT_MINUTE",
-        "CURRENT_SECOND", "CURRENT_SECONDS_UNIX", "CURRENT_TIMEZONE_OFFSET",
-        "RANDOM", "RANDOM_HEX", "UUID", "LINE_COMMENT", "BLOCK_COMMENT_START", "BLOCK_COMMENT_END",
+        "CURRENT_YEAR", "CURRENT_YEAR_SHORT", "CURRENT_MONTH", "CURRENT_DATE", "CURRENT_HOUR", "CURRENT_MINUTE",
+        "CURRENT_SECOND", "CURRENT_MILLISECOND", "CURRENT_DAY_NAME", "CURRENT_DAY_NAME_SHORT", "CURRENT_MONTH_NAME",
+        "CURRENT_MONTH_NAME_SHORT", "CURRENT_SECONDS_UNIX", "CURRENT_MILLISECONDS_UNIX", "CURRENT_TIMEZONE_OFFSET",
+        "CURRENT_TIMEZONE_NAME", "SELECTION", "CLIPBOARD", "TM_SELECTED_TEXT", "TM_CURRENT_LINE", "TM_CURRENT_WORD",
+        "TM_LINE_INDEX", "TM_LINE_NUMBER", "TM_FILENAME", "TM_FILENAME_BASE", "TM_DIRECTORY", "TM_DIRECTORY_BASE",
+        "TM_FILEPATH", "CURSOR_INDEX", "CURSOR_NUMBER", "RELATIVE_FILEPATH", "REVERSE_RELATIVE_FILEPATH",
+        "BLOCK_COMMENT_START", "BLOCK_COMMENT_END", "LINE_COMMENT", "WORKSPACE_NAME", "WORKSPACE_FOLDER", "RANDOM",
+        "RANDOM_HEX", "UUID",
     ]
 
     private static let knownSet = Set(known)
@@ -157,7 +159,18 @@ public struct SnippetVariableContext: Sendable {
                 return String(name[..<dot])
             }
         case "TM_DIRECTORY": return filePath.map(Self.directory)
+        case "TM_DIRECTORY_BASE":
+            return filePath.map { path in
+                let directory = Self.directory(path)
+                return directory.isEmpty ? "" : Self.lastComponent(directory)
+            }
         case "TM_FILEPATH": return filePath
+        case "REVERSE_RELATIVE_FILEPATH":
+            // How many `..` lead from the file's directory back to its workspace folder; `.` at the folder itself.
+            guard let filePath, let folder = containingFolder else { return nil }
+            let relative = filePath.dropFirst(Self.withTrailingSlash(folder).count)
+            let depth = relative.split(separator: "/", omittingEmptySubsequences: false).count - 1
+            return depth == 0 ? "." : Array(repeating: "..", count: depth).joined(separator: "/")
         case "RELATIVE_FILEPATH":
             guard let filePath else { return nil }
             guard let folder = containingFolder else { return filePath }
@@ -170,7 +183,7 @@ public struct SnippetVariableContext: Sendable {
         case "TM_CURRENT_WORD": return currentWord
         case "CURSOR_INDEX": return "0"
         case "CURSOR_NUMBER": return "1"
-        case "TM_SELECTED_TEXT", "CLIPBOARD": return nil
+        case "TM_SELECTED_TEXT", "SELECTION", "CLIPBOARD": return nil
         case "LINE_COMMENT": return comments?.line
         case "BLOCK_COMMENT_START": return comments?.blockStart
         case "BLOCK_COMMENT_END": return comments?.blockEnd
@@ -214,7 +227,7 @@ public struct SnippetVariableContext: Sendable {
 
     // MARK: Line
 
-    /// The word touching the cursor, using VS Code's default word separators; empty when there is none.
+    /// The word touching the cursor, using VS Code's default word separators; nil when there is none.
     private var currentWord: String? {
         guard let lineText, let column = cursorUTF16Column else { return nil }
         let units = Array(lineText.utf16)
@@ -227,7 +240,8 @@ public struct SnippetVariableContext: Sendable {
         while start > 0, isWordUnit(units[start - 1]) { start -= 1 }
         var end = cursor
         while end < units.count, isWordUnit(units[end]) { end += 1 }
-        return String(decoding: units[start..<end], as: UTF16.self)
+        // VS Code gives no value (not an empty one) when no word touches the cursor.
+        return start == end ? nil : String(decoding: units[start..<end], as: UTF16.self)
     }
 
     private var comments: SnippetVariables.CommentSyntax? {
@@ -280,7 +294,12 @@ public struct SnippetVariableContext: Sendable {
         case "CURRENT_HOUR": return parts.hour.map { Self.padded($0) }
         case "CURRENT_MINUTE": return parts.minute.map { Self.padded($0) }
         case "CURRENT_SECOND": return parts.second.map { Self.padded($0) }
+        case "CURRENT_MILLISECOND":
+            let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+            return Self.padded(Int(((milliseconds % 1000) + 1000) % 1000), width: 3)
         case "CURRENT_SECONDS_UNIX": return String(Int64(date.timeIntervalSince1970.rounded(.down)))
+        case "CURRENT_MILLISECONDS_UNIX": return String(Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
+        case "CURRENT_TIMEZONE_NAME": return timeZone.identifier
         case "CURRENT_TIMEZONE_OFFSET":
             let seconds = timeZone.secondsFromGMT(for: date)
             let minutes = abs(seconds) / 60

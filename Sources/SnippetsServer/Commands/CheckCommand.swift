@@ -6,7 +6,7 @@ public enum CheckCommand: SnippetsCommand {
     public static let name = "check"
     public static let summary = "Load the snippet library and report every problem in it"
     public static let help = """
-        Usage: snippets-lsp check [--library PATH]... [--json]
+        Usage: snippets-lsp check [--library PATH]... [--client NAME] [--json]
 
         Loads the snippet library and prints, for each file, how many snippets it holds and every problem found in
         it as `file:line:col: severity: message` (line and column count from 1; columns count UTF-8 bytes, as
@@ -30,6 +30,19 @@ public enum CheckCommand: SnippetsCommand {
                            (path, uri, format, snippet and problem counts), diagnostics (path, uri, line,
                            column, severity, code, message), conflicts (trigger, languages, definitions
                            with path, line, column, layer and title; the first one wins) and totals.
+          --client NAME    Instead of the problems, list what each snippet loses in that editor compared with
+                           VS Code, and why, then how many snippets lose something, counted by kind. NAME is
+                           one of: \(SnippetEngine.named.map(\.name).joined(separator: ", ")).
+                           What is counted: a tabstop with no stop to jump to (plain: no snippets at all), a
+                           choice offered only as its first option (Emacs: yasnippet has no choices), a
+                           tabstop transform not applied while typing (Helix, Zed, Neovim, Emacs: the typed
+                           text is repeated unchanged), a placeholder nested in another that is not a stop of
+                           its own (Neovim), a clipboard or selection variable inserted empty (every editor
+                           but VS Code: the server resolves their variables and cannot see either). Other
+                           variables are resolved by the server, so nothing is lost there. Choices on $0 are
+                           literal text in every editor, as in VS Code (see the check problems).
+                           With --client the JSON also has client (name, snippets, snippetsLosingSomething,
+                           counts by kind, losses: path, uri, line, column, title, kind, message).
           -h, --help       Show this help.
 
         Exit status: 0 when no file has an error (warnings and notes are fine), 1 when some file or library path
@@ -39,18 +52,30 @@ public enum CheckCommand: SnippetsCommand {
     public static func run(_ context: CommandContext) async -> Int32 {
         let arguments: ParsedArguments
         do {
-            arguments = try ParsedArguments(context.arguments, options: ["--library"], flags: ["--json"])
+            arguments = try ParsedArguments(context.arguments, options: ["--library", "--client"], flags: ["--json"])
             if !arguments.positionals.isEmpty { throw ArgumentError.tooManyArguments(arguments.positionals) }
         } catch {
             context.printError("snippets-lsp check: \(error)\n\n\(help)")
             return 2
         }
+        var engine: SnippetEngine?
+        if let name = arguments.value("--client") {
+            guard let named = SnippetEngine.named.first(where: { $0.name == name.lowercased() }) else {
+                let names = SnippetEngine.named.map(\.name).joined(separator: ", ")
+                context.printError("snippets-lsp check: unknown client '\(name)'; use one of: \(names)\n\n\(help)")
+                return 2
+            }
+            engine = named.engine
+        }
         let paths = LibraryPaths.resolve(flags: arguments.values("--library"), environment: context.environment)
         let library = paths.load()
         let learned = LearnedWordsStore.load(paths: paths.paths, library: library)
-        let report = CheckReport(library: library, paths: paths, learnedWordsDiagnostics: learned.diagnostics)
+        var report = CheckReport(library: library, paths: paths, learnedWordsDiagnostics: learned.diagnostics)
+        if let engine { report.client = ClientLossReport(library: library, engine: engine) }
         if arguments.has("--json") {
             context.print(report.json())
+        } else if let client = report.client {
+            context.print(client.text(totals: report.totals))
         } else {
             context.print(report.text())
         }
@@ -139,6 +164,8 @@ struct CheckReport: Encodable {
     /// warning in `diagnostics`).
     var conflicts: [Conflict]
     var totals: Totals
+    /// With `--client`: what the library loses in that editor.
+    var client: ClientLossReport?
 
     init(library snippetLibrary: SnippetLibrary, paths: LibraryPaths, learnedWordsDiagnostics: [LibraryDiagnostic] = []) {
         library = Library(paths: paths.paths, source: paths.source.rawValue)
@@ -223,5 +250,87 @@ struct CheckReport: Encodable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(self) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// `check --client NAME`: what each snippet loses in one editor compared with VS Code (`SnippetBody.losses(in:)`).
+struct ClientLossReport: Encodable {
+    struct Loss: Encodable {
+        var path: String
+        var uri: String
+        /// 1-based.
+        var line: Int
+        /// 1-based, in UTF-8 bytes.
+        var column: Int
+        var title: String
+        var kind: String
+        var message: String
+    }
+
+    /// The client's name as given to `--client`.
+    var name: String
+    /// Snippets in the library.
+    var snippets: Int
+    /// Snippets that lose at least one thing.
+    var snippetsLosingSomething: Int
+    /// Losses by kind (every kind present, zero included).
+    var counts: [String: Int]
+    var losses: [Loss]
+
+    init(library: SnippetLibrary, engine: SnippetEngine) {
+        name = engine.name
+        var losses: [Loss] = []
+        var counts = Dictionary(uniqueKeysWithValues: SnippetLoss.Kind.allCases.map { ($0.rawValue, 0) })
+        var losing = 0
+        var snippetCount = 0
+        for file in library.files {
+            for snippet in file.snippets {
+                snippetCount += 1
+                let found = SnippetBody.parse(snippet.body).body.losses(in: engine)
+                if !found.isEmpty { losing += 1 }
+                let start = snippet.location.range.start
+                for loss in found {
+                    counts[loss.kind.rawValue, default: 0] += 1
+                    losses.append(
+                        Loss(
+                            path: LibraryPath.path(fromFileURI: snippet.location.uri), uri: snippet.location.uri,
+                            line: start.line + 1, column: start.utf8Column + 1, title: snippet.title,
+                            kind: loss.kind.rawValue, message: loss.message))
+                }
+            }
+        }
+        snippets = snippetCount
+        snippetsLosingSomething = losing
+        self.counts = counts
+        self.losses = losses
+    }
+
+    /// One line per loss, `path:line:col: NAME: "Title": message`, then the library summary and this one.
+    func text(totals: CheckReport.Totals) -> String {
+        var lines = losses.map { loss in
+            "\(loss.path):\(loss.line):\(loss.column): \(name): \"\(loss.title)\": \(loss.message)"
+        }
+        lines.append(
+            "\(totals.snippets) snippet\(totals.snippets == 1 ? "" : "s") in \(totals.files) file\(totals.files == 1 ? "" : "s"), "
+                + "\(totals.problems) problem\(totals.problems == 1 ? "" : "s") (run check without --client to list them)")
+        let byKind = SnippetLoss.Kind.allCases.compactMap { kind -> String? in
+            let count = counts[kind.rawValue] ?? 0
+            return count == 0 ? nil : "\(count) \(Self.phrase(kind, count))"
+        }
+        var summary = "\(name): \(snippetsLosingSomething) of \(snippets) snippet\(snippets == 1 ? "" : "s") lose something"
+        summary += byKind.isEmpty ? "" : " (" + byKind.joined(separator: ", ") + ")"
+        lines.append(summary)
+        return lines.joined(separator: "\n")
+    }
+
+    private static func phrase(_ kind: SnippetLoss.Kind, _ count: Int) -> String {
+        let plural = count == 1 ? "" : "s"
+        switch kind {
+        case .tabstop: return "tabstop\(plural) without a stop"
+        case .choice: return "choice\(plural) reduced to the first option"
+        case .transform: return "transform\(plural) not applied"
+        case .nestedPlaceholder: return "nested placeholder\(plural) flattened"
+        case .editorVariable: return "clipboard or selection variable\(plural) left empty"
+        }
     }
 }

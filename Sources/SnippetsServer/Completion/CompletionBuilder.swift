@@ -32,20 +32,18 @@ public struct CompletionBuilder: Sendable {
         self.now = now
     }
 
-    /// Whether the server fills in variables: `auto` does unless the client resolves them itself (VS Code does;
-    /// Helix resolves none and Neovim only some, so the server resolves them for every other client).
-    public var resolvesVariables: Bool {
-        switch settings.resolveVariables {
-        case .always: true
-        case .never: false
-        case .auto: !Self.clientResolvesVariables(client.clientName)
-        }
+    /// How snippets are rendered for this client under these settings (see `SnippetRenderPlan`).
+    public var renderPlan: SnippetRenderPlan {
+        SnippetRenderPlan(engine: client.snippetEngine, settings: settings)
     }
+
+    /// Whether the server fills in variables: `auto` does unless the client resolves them itself (VS Code does;
+    /// Helix and Zed resolve none and Neovim only some, so the server resolves them for every other client).
+    public var resolvesVariables: Bool { renderPlan.serverResolvesVariables }
 
     /// Whether a client (by `clientInfo.name`) resolves snippet variables itself.
     public static func clientResolvesVariables(_ clientName: String?) -> Bool {
-        guard let clientName else { return false }
-        return clientName.hasPrefix("Visual Studio Code") || clientName == "VSCodium"
+        SnippetEngine.forClient(named: clientName)?.resolvesVariables ?? false
     }
 
     /// A variable context made on first use.
@@ -71,8 +69,10 @@ public struct CompletionBuilder: Sendable {
 
     /// What the client accepts in an item.
     private struct ItemStyle {
+        /// What the client's snippet engine does itself (plain text when it takes no snippets).
+        var engine: SnippetEngine
         /// LSP snippet syntax (else plain text).
-        var snippets: Bool
+        var snippets: Bool { engine.takesSnippets }
         /// `InsertReplaceEdit` (else `TextEdit`).
         var insertReplace: Bool
         /// `labelDetails` (VS Code shows its `description` in the row).
@@ -126,13 +126,14 @@ public struct CompletionBuilder: Sendable {
 
         // The variable context (a URL parse, a line copy) is built only once a body asks for a variable; the
         // closure holds just that box, not a copy of this builder.
-        let variables = LazyVariables(resolves: resolvesVariables) { [self] in
+        let plan = renderPlan
+        let variables = LazyVariables(resolves: plan.serverResolvesVariables) { [self] in
             variableResolver(table: table, cursor: cursor)
         }
         let resolve: (String) -> String? = { name in variables.value(of: name) }
         // Read once per request: each is a walk through the client's raw capabilities.
         let style = ItemStyle(
-            snippets: client.supportsSnippets, insertReplace: client.supportsInsertReplace,
+            engine: plan.engine, insertReplace: client.supportsInsertReplace,
             labelDetails: client.supportsLabelDetails, layerInDetail: library.library.layers.count > 1)
         // Every item of a run edits the same range: convert its offsets to positions once, not once per item.
         var rangesByRun: [Range<Int>: EditRanges] = [:]
@@ -190,8 +191,7 @@ public struct CompletionBuilder: Sendable {
     ) -> CompletionItem {
         let trigger = Self.bestTrigger(of: snippet, typed: run.text)
         let label = trigger ?? snippet.title
-        let newText = library.renderedBodies.insertText(
-            of: snippet, snippetSyntax: style.snippets, resolving: resolve)
+        let newText = library.renderedBodies.insertText(of: snippet, engine: style.engine, resolving: resolve)
         let edit: CompletionTextEdit
         if let replace = ranges.replace {
             edit = .insertReplace(InsertReplaceEdit(newText: newText, insert: ranges.insert, replace: replace))

@@ -13,12 +13,13 @@ public final class RenderedBodies: @unchecked Sendable {
     private struct Rendering {
         var text: String
         var variables: [(name: String, value: String?)]
+        /// The engine it was rendered for; settings can change it (`choices`, `resolveVariables`).
+        var engine: SnippetEngine
     }
 
     private struct Entry {
         var body: SnippetBody
-        var snippetText: Rendering?
-        var plainText: Rendering?
+        var rendering: Rendering?
     }
 
     private let lock = NSLock()
@@ -27,11 +28,11 @@ public final class RenderedBodies: @unchecked Sendable {
     /// An empty cache.
     public init() {}
 
-    /// The insert text of `snippet`: LSP snippet syntax when `snippetSyntax`, else plain text, with variables
-    /// resolved through `resolve`.
-    public func insertText(of snippet: Snippet, snippetSyntax: Bool, resolving resolve: (String) -> String?) -> String {
+    /// The insert text of `snippet` for a client with `engine` (plain text when it takes no snippets), with
+    /// variables resolved through `resolve`.
+    public func insertText(of snippet: Snippet, engine: SnippetEngine, resolving resolve: (String) -> String?) -> String {
         let cached = lock.withLock { entries[snippet.id] }
-        if let rendering = snippetSyntax ? cached?.snippetText : cached?.plainText,
+        if let rendering = cached?.rendering, rendering.engine == engine,
             rendering.variables.allSatisfy({ resolve($0.name) == $0.value })
         {
             return rendering.text
@@ -43,11 +44,11 @@ public final class RenderedBodies: @unchecked Sendable {
             variables.append((name, value))
             return value
         }
-        let text = snippetSyntax ? body.lspText(resolving: recordingResolve) : body.plainText(resolving: recordingResolve)
-        let rendering = Rendering(text: text, variables: variables)
+        let text = body.insertText(for: engine, resolving: recordingResolve)
+        let rendering = Rendering(text: text, variables: variables, engine: engine)
         lock.withLock {
             var entry = entries[snippet.id] ?? Entry(body: body)
-            if snippetSyntax { entry.snippetText = rendering } else { entry.plainText = rendering }
+            entry.rendering = rendering
             entries[snippet.id] = entry
         }
         return text

@@ -76,11 +76,7 @@ enum SnippetRendering {
 
     /// Whether the LSP snippet text should carry resolved variables (the completion policy, `resolveVariables`).
     static func resolvesVariablesInSnippets(_ context: RequestContext) -> Bool {
-        switch context.settings.resolveVariables {
-        case .always: true
-        case .never: false
-        case .auto: !CompletionBuilder.clientResolvesVariables(context.client.clientName)
-        }
+        SnippetRenderPlan(engine: context.client.namedSnippetEngine, settings: context.settings).serverResolvesVariables
     }
 }
 

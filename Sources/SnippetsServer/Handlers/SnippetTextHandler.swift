@@ -12,9 +12,10 @@ public enum SnippetTextHandler: RequestHandler {
         let document = params.textDocument.flatMap { context.documents[$0.uri] }
         let variables = SnippetRendering.variables(document: document, position: params.position, context: context)
         let body = SnippetBody.parse(snippet.body).body
-        let resolve: (String) -> String? = SnippetRendering.resolvesVariablesInSnippets(context) ? variables.resolver : { _ in nil }
+        let plan = SnippetRenderPlan(engine: context.client.namedSnippetEngine, settings: context.settings)
+        let resolve: (String) -> String? = plan.serverResolvesVariables ? variables.resolver : { _ in nil }
         return SnippetTextResult(
-            id: snippet.id.rawValue, title: snippet.title, snippet: body.lspText(resolving: resolve),
+            id: snippet.id.rawValue, title: snippet.title, snippet: body.insertText(for: plan.engine, resolving: resolve),
             text: body.plainText(resolving: variables.resolver),
             location: LSPLocation(sourceLocation: snippet.location, in: context.positionEncoding))
     }

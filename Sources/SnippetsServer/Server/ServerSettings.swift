@@ -5,7 +5,8 @@ import SnippetsModelClient
 ///
 /// Names (under `snippets` in editor configs): `libraries` (array of paths, `NAME=PATH` strings or
 /// `{path, name, readOnly}` objects), `maxCompletionItems` (positive
-/// integer, default 50), `resolveVariables` (`"auto"` default, `"always"`, `"never"`), `askMarker` (the line
+/// integer, default 50), `resolveVariables` (`"auto"` default, `"always"`, `"never"`), `choices` (`"auto"` default,
+/// `"keep"`, `"firstOption"`), `askMarker` (the line
 /// start that offers the ask code action, default `??`), `saveTo` (the `.code-snippets` file saved snippets go to),
 /// `model` (an object `{url, name, apiKeyEnvironmentVariable, timeoutSeconds, candidates}`, or null for no model;
 /// see `ModelSettings`), `learning` (true by default: learned words count in ask, `snippets.learn` records them,
@@ -21,6 +22,16 @@ public struct ServerSettings: Sendable, Hashable {
         case never
     }
 
+    /// How choices (`${1|a,b|}`) are sent.
+    public enum ChoiceRendering: String, Sendable, Hashable, CaseIterable {
+        /// As choices where the client shows them, else as a placeholder holding the first option (yasnippet).
+        case auto
+        /// Always as choices.
+        case keep
+        /// Always as a placeholder holding the first option.
+        case firstOption
+    }
+
     /// Library layers (paths as given, `~` not yet expanded); nil means the default (`--library`,
     /// `SNIPPETS_LIBRARY`, `$XDG_CONFIG_HOME/snippets`). Each entry is a string (`PATH` or `NAME=PATH`) or an object
     /// `{path, name, readOnly}`; see `LibraryLayerSettings`.
@@ -29,6 +40,8 @@ public struct ServerSettings: Sendable, Hashable {
     public var maxCompletionItems: Int = ServerSettings.defaultMaxCompletionItems
     /// Who resolves variables.
     public var resolveVariables: VariableResolution = .auto
+    /// How choices are sent.
+    public var choices: ChoiceRendering = .auto
     /// The language model behind `snippets/ask`; nil asks deterministically.
     public var model: ModelConfiguration?
 
@@ -96,6 +109,16 @@ public struct ServerSettings: Sendable, Hashable {
                 problems.append(Problem(
                     name: "resolveVariables",
                     message: "setting 'snippets.resolveVariables' must be \"auto\", \"always\" or \"never\"; using the default \"auto\""))
+            }
+        }
+        if let value = members["choices"] {
+            if let text = value.stringValue, let mode = ChoiceRendering(rawValue: text) {
+                result.choices = mode
+            } else {
+                result.choices = .auto
+                problems.append(Problem(
+                    name: "choices",
+                    message: "setting 'snippets.choices' must be \"auto\", \"keep\" or \"firstOption\"; using the default \"auto\""))
             }
         }
         if let value = members["askMarker"] {
