@@ -11,6 +11,7 @@ final class TestLibrary: Sendable {
     nonisolated(unsafe) private var files: [String: SnippetFile] = [:]
     nonisolated(unsafe) private var version = 0
     nonisolated(unsafe) private var delay: Duration = .zero
+    nonisolated(unsafe) private var loadedPaths: [[String]] = []
 
     init(_ files: [SnippetFile] = []) {
         for file in files { self.files[file.uri] = file }
@@ -27,8 +28,14 @@ final class TestLibrary: Sendable {
     /// Makes every later load take `delay` (a slow disk).
     func setLoadDelay(_ delay: Duration) { lock.withLock { self.delay = delay } }
 
+    /// The paths of every load so far.
+    var pathsLoaded: [[String]] { lock.withLock { loadedPaths } }
+
     func load(_ paths: [String]) -> SnippetLibrary {
-        let delay = lock.withLock { self.delay }
+        let delay = lock.withLock {
+            loadedPaths.append(paths)
+            return self.delay
+        }
         if delay > .zero { Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18) }
         return lock.withLock {
             SnippetLibrary(files: files.values.sorted { $0.uri < $1.uri }, searchedPaths: paths)
@@ -117,7 +124,8 @@ final class TestClient: Sendable {
     /// `diskLibrary`: load these real paths from disk instead of `library` (tests that write files).
     init(
         library: TestLibrary = TestLibrary(), polling: Bool = false, handlers: RequestHandlerRegistry = .standard,
-        now: Date = Date(timeIntervalSince1970: 1_700_000_000), diskLibrary: [String]? = nil
+        now: Date = Date(timeIntervalSince1970: 1_700_000_000), diskLibrary: [String]? = nil,
+        environment: [String: String] = [:], firstLoadWait: Duration? = nil
     ) {
         let (client, serverEnd) = InMemoryTransport.pair()
         transport = client
@@ -129,14 +137,15 @@ final class TestClient: Sendable {
         let load: @Sendable ([String], [String]) -> SnippetLibrary = { paths, roots in
             fromDisk ? LibraryPaths(paths: paths, source: .flags).load(workspaceRoots: roots) : library.load(paths)
         }
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             defaultLibraryPaths: diskLibrary ?? ["/lib"],
             loadLibrary: load,
             libraryStamps: stamps,
             pollInterval: .milliseconds(50),
             logError: { line in stderr.append(line) },
             now: { now },
-            environment: [:])
+            environment: environment)
+        if let firstLoadWait { configuration.firstLoadWait = firstLoadWait }
         let server = LanguageServer(transport: serverEnd, configuration: configuration, handlers: handlers)
         self.server = server
         serverRun = Task { await server.run() }

@@ -48,13 +48,16 @@ public enum ServeCommand: SnippetsCommand {
 
     /// The server's configuration for `--library` flags and the environment: real disk, logs to stderr.
     public static func configuration(libraryFlags: [String], context: CommandContext) -> ServerConfiguration {
-        ServerConfiguration(
-            defaultLibraryPaths: LibraryPaths.resolve(flags: libraryFlags, environment: context.environment).paths,
+        let resolved = LibraryPaths.resolve(flags: libraryFlags, environment: context.environment)
+        var configuration = ServerConfiguration(
+            defaultLibraryPaths: resolved.paths,
             loadLibrary: { paths, workspaceRoots in
                 LibraryPaths(paths: paths, source: .flags).load(workspaceRoots: workspaceRoots)
             },
             logError: { line in context.printError(line) },
             environment: context.environment)
+        configuration.defaultLibrarySource = resolved.source
+        return configuration
     }
 
 }

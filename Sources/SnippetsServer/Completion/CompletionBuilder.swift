@@ -89,7 +89,8 @@ public struct CompletionBuilder: Sendable {
     /// only, first; then the trailing word for every kind of match. One item per snippet (not one per trigger),
     /// labelled with its best-matching trigger, or its title when it has none.
     public func completions(at position: Position) -> CompletionList {
-        guard let index = library.index else { return CompletionList(isIncomplete: false, items: []) }
+        // No index: the library is still loading. Incomplete, so the client asks again rather than keep "nothing".
+        guard let index = library.index else { return CompletionList(isIncomplete: true, items: []) }
         let table = document.lines
         let cursor = table.utf8Offset(of: position, in: encoding)
         let prefix = TypedPrefix(at: cursor, in: table)

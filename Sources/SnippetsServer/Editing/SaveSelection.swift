@@ -25,11 +25,14 @@ enum SaveSelection {
         return CodeAction(title: title, kind: kind, command: LSPCommand(title: title, command: command, arguments: [arguments]))
     }
 
-    /// The file saved snippets go to: `saveTo` (`~` expanded), else `saved.code-snippets` in the first library
-    /// path when it is a directory, or that path itself when it is a `.code-snippets` file.
-    static func destination(settings: ServerSettings, libraryPaths: [String]) throws(ResponseError) -> String {
-        if let saveTo = settings.saveTo { return (saveTo as NSString).expandingTildeInPath }
-        guard let first = libraryPaths.first.map({ ($0 as NSString).expandingTildeInPath }) else {
+    /// The file saved snippets go to: `saveTo` (resolved by `LibraryPaths.absolute`, as library paths are), else
+    /// `saved.code-snippets` in the first library path (already absolute) when it is a directory, or that path
+    /// itself when it is a `.code-snippets` file.
+    static func destination(
+        settings: ServerSettings, libraryPaths: [String], environment: [String: String]
+    ) throws(ResponseError) -> String {
+        if let saveTo = settings.saveTo { return LibraryPaths.absolute(saveTo, environment: environment) }
+        guard let first = libraryPaths.first else {
             throw refusal("no library path is set; set snippets.saveTo to a .code-snippets file")
         }
         if first.hasSuffix(".code-snippets") { return first }
@@ -93,7 +96,9 @@ enum SaveSelection {
         }
         let text = AskTarget.selectedText(in: LineTable(document.text), range: arguments.range, encoding: context.positionEncoding)
         guard text.contains(where: { !$0.isWhitespace }) else { throw refusal("the selection is empty") }
-        let path = try destination(settings: context.settings, libraryPaths: await context.server.libraryPaths)
+        let path = try destination(
+            settings: context.settings, libraryPaths: await context.server.libraryPaths,
+            environment: context.configuration.environment)
         let library = context.library.library
         let scope = ["plaintext", "text", ""].contains(document.languageID) ? nil : document.languageID
         let clashes: (String) -> Bool = { trigger in

@@ -48,6 +48,11 @@ public struct ClientCapabilities: Sendable, Hashable {
     public var supportsRelativePatterns: Bool {
         raw["workspace"]?["didChangeWatchedFiles"]?["relativePatternSupport"]?.boolValue ?? false
     }
+    /// `textDocument.completion.dynamicRegistration`: completion (with its trigger characters) can be registered
+    /// after `initialize`, and registered again when the library's triggers change.
+    public var supportsCompletionRegistration: Bool {
+        raw["textDocument"]?["completion"]?["dynamicRegistration"]?.boolValue ?? false
+    }
     /// `general.positionEncodings`, in the client's order of preference.
     public var positionEncodings: [String] {
         raw["general"]?["positionEncodings"]?.arrayValue?.compactMap(\.stringValue) ?? []

@@ -18,6 +18,8 @@ public struct FileStamp: Hashable, Sendable {
 public struct ServerConfiguration: Sendable {
     /// Library paths used when the `libraries` setting is absent (from `--library`, `SNIPPETS_LIBRARY`, XDG).
     public var defaultLibraryPaths: [String]
+    /// Which rule chose `defaultLibraryPaths` (for messages and `doctor`).
+    public var defaultLibrarySource: LibraryPaths.Source = .flags
     /// Loads the library at these paths (files or directories) plus the `.vscode/*.code-snippets` files of the
     /// workspace roots. Called off the request loop.
     public var loadLibrary: @Sendable (_ paths: [String], _ workspaceRoots: [String]) -> SnippetLibrary
@@ -26,6 +28,9 @@ public struct ServerConfiguration: Sendable {
     public var libraryStamps: (@Sendable ([String]) -> [String: FileStamp])?
     /// How often the periodic check runs.
     public var pollInterval: Duration
+    /// How long a request that reads the library (and `initialize`, for clients that cannot register completion
+    /// later) waits for the first load before answering "still loading".
+    public var firstLoadWait: Duration = .seconds(2)
     /// Writes one log line to stderr (never stdout).
     public var logError: @Sendable (String) -> Void
     /// The clock for date and time variables.

@@ -1,0 +1,119 @@
+"""A new user's first seconds over real pipes: the first completion, sent before the library has loaded, finds the
+snippet; the trigger characters come from the library; a library path that does not exist is shown as a warning."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import pathlib
+
+import pytest
+from lsprotocol import types
+from pytest_lsp import LanguageClient, make_test_lsp_client
+
+from conftest import capabilities, lsp_session, wait_for_load
+from lspkit import TIMEOUT, server_binary, write_library
+
+SHARED = pathlib.Path(__file__).resolve().parents[3] / "shared"
+DOC_URI = "file:///tmp/snippets-e2e/first.md"
+BANG_LIBRARY = """{
+  "Doctype": { "prefix": "!doc", "body": "<!doctype html>" },
+  "Include": { "prefix": "#inc", "body": "#include <$1>" }
+}
+"""
+
+
+def open_document(client: LanguageClient, text: str) -> None:
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=DOC_URI, language_id="markdown", version=1, text=text)
+        )
+    )
+
+
+async def complete(client: LanguageClient, character: int) -> types.CompletionList:
+    result = await asyncio.wait_for(
+        client.text_document_completion_async(
+            types.CompletionParams(
+                text_document=types.TextDocumentIdentifier(uri=DOC_URI),
+                position=types.Position(line=0, character=character),
+            )
+        ),
+        TIMEOUT,
+    )
+    assert isinstance(result, types.CompletionList)
+    return result
+
+
+async def test_the_first_completion_sent_before_the_library_loaded_finds_the_snippet(library: pathlib.Path):
+    # A client that can register completion gets the `initialize` reply before the load; the library includes a
+    # large corpus so the load is still running when the completion arrives.
+    libraries = [str(library)]
+    corpus = SHARED / "corpora" / "friendly-snippets"
+    if corpus.is_dir():
+        libraries.append(str(corpus))
+    client = make_test_lsp_client()
+    registrations: list[types.Registration] = []
+
+    @client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(params: types.RegistrationParams):
+        registrations.extend(params.registrations)
+
+    env = dict(os.environ)
+    env.pop("SNIPPETS_LIBRARY", None)
+    await client.start_io(server_binary(), "serve", env=env)
+    try:
+        caps = capabilities()
+        caps.text_document.completion.dynamic_registration = True
+        await asyncio.wait_for(
+            client.initialize_session(
+                types.InitializeParams(capabilities=caps, initialization_options={"libraries": libraries})
+            ),
+            TIMEOUT,
+        )
+        open_document(client, "invf")
+        result = await complete(client, 4)
+        assert [item.label for item in result.items] == ["invfoot"]
+        await wait_for_load(client)
+        # Completion is registered with the library's trigger characters once it has loaded.
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + TIMEOUT
+        while not registrations and loop.time() < deadline:
+            await asyncio.sleep(0.02)
+        completion = [r for r in registrations if r.method == types.TEXT_DOCUMENT_COMPLETION]
+        assert completion, registrations
+        characters = set(completion[-1].register_options["triggerCharacters"])
+        assert set("invfoothead") <= characters
+        await asyncio.wait_for(client.shutdown_session(), TIMEOUT)
+    finally:
+        await asyncio.wait_for(client.stop(), TIMEOUT)
+
+
+async def test_initialize_gives_the_trigger_characters_of_the_library_and_typing_one_offers_its_snippet(
+    tmp_path: pathlib.Path,
+):
+    library = write_library(tmp_path / "library", BANG_LIBRARY)
+    async with lsp_session(library) as (client, result):
+        provider = result.capabilities.completion_provider
+        assert provider is not None and provider.trigger_characters is not None
+        assert {"!", "#", "d", "o", "c", "i", "n"} == set(provider.trigger_characters)
+        open_document(client, "!")
+        items = (await complete(client, 1)).items
+        assert [item.label for item in items] == ["!doc"]
+
+
+async def test_a_missing_library_is_shown_as_a_warning_naming_the_path(tmp_path: pathlib.Path):
+    missing = tmp_path / "no-such-folder"
+    async with lsp_session(missing) as (client, _):
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + TIMEOUT
+        while not client.messages and loop.time() < deadline:
+            await asyncio.sleep(0.02)
+        warnings = [m for m in client.messages if m.type == types.MessageType.Warning]
+        assert len(warnings) == 1, client.messages
+        assert f"'{missing}' does not exist" in warnings[0].message
+        assert "snippets.libraries" in warnings[0].message
+        uri = missing.as_uri()
+        while uri not in client.diagnostics and loop.time() < deadline:
+            await asyncio.sleep(0.02)
+        assert "does not exist" in client.diagnostics[uri][0].message
