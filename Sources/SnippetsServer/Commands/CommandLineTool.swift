@@ -53,6 +53,7 @@ public enum CommandLineTool {
         AskCommand.self,
         EvalCommand.self,
         BenchCommand.self,
+        DoctorCommand.self,
     ]
 
     public static var help: String {

@@ -100,7 +100,7 @@ extension LanguageServer {
     static let pathProblemCodes: Set<String> = ["missing-path", "unusable-path"]
 
     /// A path problem as the user should read it: what is wrong, where the path came from, and what to do.
-    static func advice(for problem: LibraryDiagnostic, paths: LibraryPaths) -> String {
+    static func advice(for problem: LibraryDiagnostic, paths: LibraryPaths, mentioningDoctor: Bool = true) -> String {
         let fix: String
         switch paths.source {
         case .setting: fix = "Create it, or fix the path in your editor's snippets.libraries setting."
@@ -109,8 +109,8 @@ extension LanguageServer {
         case .defaultDirectory:
             fix = "Create it and put your snippet files there, or set snippets.libraries in your editor (or SNIPPETS_LIBRARY)."
         }
-        return "snippets-lsp: \(problem.message) (\(paths.sourceDescription)), so no snippets come from it. \(fix) "
-            + "`snippets-lsp doctor` shows what the server reads."
+        let doctor = mentioningDoctor ? " `snippets-lsp doctor` shows what the server reads." : ""
+        return "snippets-lsp: \(problem.message) (\(paths.sourceDescription)), so no snippets come from it. \(fix)" + doctor
     }
 
     /// Registers completion with `characters` as its trigger characters, replacing an earlier registration.
