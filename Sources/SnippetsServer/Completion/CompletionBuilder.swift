@@ -75,6 +75,8 @@ public struct CompletionBuilder: Sendable {
         var snippets: Bool
         /// `InsertReplaceEdit` (else `TextEdit`).
         var insertReplace: Bool
+        /// The client shows an item's filter text in the buffer as if typed (Neovim's built-in completion).
+        var filterTextShowsAsTyped: Bool = false
     }
 
     /// A found snippet and the typed run its edit replaces.
@@ -127,7 +129,9 @@ public struct CompletionBuilder: Sendable {
         }
         let resolve: (String) -> String? = { name in variables.value(of: name) }
         // Read once per request: each is a walk through the client's raw capabilities.
-        let style = ItemStyle(snippets: client.supportsSnippets, insertReplace: client.supportsInsertReplace)
+        let style = ItemStyle(
+            snippets: client.supportsSnippets, insertReplace: client.supportsInsertReplace,
+            filterTextShowsAsTyped: client.clientName == "Neovim")
         // Every item of a run edits the same range: convert its offsets to positions once, not once per item.
         var rangesByRun: [Range<Int>: EditRanges] = [:]
         var items: [CompletionItem] = []
@@ -194,7 +198,11 @@ public struct CompletionBuilder: Sendable {
         }
         // Clients filter items against the typed text; an item found through its title or body would be dropped
         // unless its filter text starts with what was typed.
-        let filterText = label.lowercased().hasPrefix(run.text.lowercased()) ? label : run.text + " " + label
+        // Neovim's built-in completion inserts the filter text as the item's word while the user moves through the
+        // menu, so it gets none: it keeps every item the server sends, and the label is what shows as typed.
+        let labelMatches = label.lowercased().hasPrefix(run.text.lowercased())
+        let filterText: String? =
+            labelMatches ? label : style.filterTextShowsAsTyped ? nil : run.text + " " + label
         return CompletionItem(
             label: label,
             detail: trigger == nil ? snippet.description : snippet.title,
