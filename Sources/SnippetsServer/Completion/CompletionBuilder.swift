@@ -77,6 +77,8 @@ public struct CompletionBuilder: Sendable {
         var insertReplace: Bool
         /// The client shows an item's filter text in the buffer as if typed (Neovim's built-in completion).
         var filterTextShowsAsTyped: Bool = false
+        /// The client takes `insertTextMode` 2 (adjustIndentation).
+        var adjustsIndentation: Bool = false
     }
 
     /// A found snippet and the typed run its edit replaces.
@@ -131,7 +133,8 @@ public struct CompletionBuilder: Sendable {
         // Read once per request: each is a walk through the client's raw capabilities.
         let style = ItemStyle(
             snippets: client.supportsSnippets, insertReplace: client.supportsInsertReplace,
-            filterTextShowsAsTyped: client.clientName == "Neovim")
+            filterTextShowsAsTyped: client.clientName == "Neovim",
+            adjustsIndentation: client.supportsInsertTextMode(2))
         // Every item of a run edits the same range: convert its offsets to positions once, not once per item.
         var rangesByRun: [Range<Int>: EditRanges] = [:]
         var items: [CompletionItem] = []
@@ -209,6 +212,7 @@ public struct CompletionBuilder: Sendable {
             sortText: Self.sortText(rank: rank),
             filterText: filterText,
             insertTextFormat: style.snippets ? 2 : 1,
+            insertTextMode: style.adjustsIndentation && newText.contains("\n") ? 2 : nil,
             textEdit: edit,
             data: CompletionItemData(snippetID: snippet.id.rawValue, uri: document.uri))
     }

@@ -16,6 +16,7 @@ extension CompletionItem: JSONValueRepresentable {
         if let sortText { object["sortText"] = .string(sortText) }
         if let filterText { object["filterText"] = .string(filterText) }
         if let insertTextFormat { object["insertTextFormat"] = .int(insertTextFormat) }
+        if let insertTextMode { object["insertTextMode"] = .int(insertTextMode) }
         if let textEdit { object["textEdit"] = textEdit.jsonValue() }
         if let data { object["data"] = data.jsonValue() }
         return .object(object)
@@ -77,7 +78,7 @@ extension CompletionList: JSONBytesWritable {
 
 extension CompletionItem {
     func writeJSON(into writer: inout JSONText.Writer) {
-        // data, detail, documentation, filterText, insertTextFormat, kind, label, sortText, textEdit
+        // data, detail, documentation, filterText, insertTextFormat, insertTextMode, kind, label, sortText, textEdit
         writer.raw("{")
         if let data {
             writer.raw("\"data\":{\"snippetID\":")
@@ -108,6 +109,11 @@ extension CompletionItem {
         if let insertTextFormat {
             writer.raw("\"insertTextFormat\":")
             writer.write(insertTextFormat)
+            writer.raw(",")
+        }
+        if let insertTextMode {
+            writer.raw("\"insertTextMode\":")
+            writer.write(insertTextMode)
             writer.raw(",")
         }
         writer.raw("\"kind\":")

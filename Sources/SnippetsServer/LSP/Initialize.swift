@@ -40,6 +40,10 @@ public struct ClientCapabilities: Sendable, Hashable {
     public var supportsSnippets: Bool { completionItem?["snippetSupport"]?.boolValue ?? false }
     /// `completionItem.insertReplaceSupport`.
     public var supportsInsertReplace: Bool { completionItem?["insertReplaceSupport"]?.boolValue ?? false }
+    /// `completionItem.insertTextModeSupport.valueSet` holds `mode` (1 asIs, 2 adjustIndentation).
+    public func supportsInsertTextMode(_ mode: Int) -> Bool {
+        completionItem?["insertTextModeSupport"]?["valueSet"]?.arrayValue?.contains(.int(mode)) ?? false
+    }
     /// `workspace.didChangeWatchedFiles.dynamicRegistration`.
     public var supportsWatchedFileRegistration: Bool {
         raw["workspace"]?["didChangeWatchedFiles"]?["dynamicRegistration"]?.boolValue ?? false
