@@ -26,7 +26,7 @@ export SNIPPETS_LSP_BIN
 .NOTPARALLEL:
 
 .PHONY: help build release venv test swift-test e2e eval demo bench clean-venv vscode-test model-venv model-test model-bench
-.PHONY: fuzz fuzz-smoke load
+.PHONY: fuzz fuzz-smoke load emacs-deps static static-check
 
 help: ## List the targets.
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -49,8 +49,13 @@ test: build swift-test e2e vscode-test eval fuzz-smoke model-test ## THE test co
 swift-test: ## All Swift tests (Swift Testing and XCTest).
 	$(SWIFT) test
 
-e2e: build venv ## End-to-end tests over real pipes (pytest-lsp) and the headless Neovim test.
+e2e: build venv emacs-deps ## End-to-end tests over real pipes (pytest-lsp), headless Neovim and batch Emacs.
 	cd Tests && ../$(PYTEST) -c pytest.ini
+
+# Debian's emacs-nox, elpa-eglot, elpa-lsp-mode, elpa-company, elpa-yasnippet for the Emacs tests (apt-get; once).
+# Where apt cannot be used the script says why and the Emacs tests are skipped with that reason.
+emacs-deps: ## Install Emacs with eglot, lsp-mode, company and yasnippet from Debian (for the editor tests).
+	@scripts/emacs-deps.sh || { status=$$?; if [ $$status -eq 3 ]; then echo "emacs-deps: the Emacs tests will be skipped"; else exit $$status; fi; }
 
 # The VS Code extension's own logic against a fake vscode API (no npm packages needed).
 vscode-test: ## The VS Code extension's tests (node --test; Node 20).

@@ -193,7 +193,7 @@ struct DoctorReport: Encodable {
         let settingsReport = Settings(
             libraries: settings.libraries, maxCompletionItems: settings.maxCompletionItems, askMarker: settings.askMarker,
             saveTo: saveTo, resolveVariables: settings.resolveVariables.rawValue,
-            triggerCharacters: TriggerCharacters.of(loaded), problems: settingProblems.map(\.message))
+            triggerCharacters: TriggerCharacters.of(loaded, includingWordCharacters: false), problems: settingProblems.map(\.message))
         return DoctorReport(
             version: LanguageServer.serverVersion, library: library, model: model, settings: settingsReport, problems: problems)
     }
@@ -230,7 +230,9 @@ struct DoctorReport: Encodable {
             "  askMarker           \(settings.askMarker)",
             "  saveTo              \(settings.saveTo)",
             "  resolveVariables    \(settings.resolveVariables)",
-            "  triggerCharacters   " + (settings.triggerCharacters.isEmpty ? "(none: no triggers)" : settings.triggerCharacters.joined(separator: " ")),
+            "  triggerCharacters   "
+                + (settings.triggerCharacters.isEmpty ? "(none besides words)" : settings.triggerCharacters.joined(separator: " "))
+                + " (Neovim also gets the triggers' letters and digits)",
         ]
         lines.append("")
         if problems.isEmpty {

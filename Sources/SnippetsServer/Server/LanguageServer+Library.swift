@@ -81,7 +81,8 @@ extension LanguageServer {
     /// missing or unusable directory) as a warning, once, plus a diagnostic on that path for as long as it lasts.
     func announceLoadedLibrary() {
         if client.supportsCompletionRegistration {
-            let characters = TriggerCharacters.of(snapshot.library)
+            let characters = TriggerCharacters.of(
+                snapshot.library, includingWordCharacters: client.completesOnlyOnTriggerCharacters)
             if characters != advertisedTriggerCharacters { registerCompletion(triggerCharacters: characters) }
         }
         let pathProblems = snapshot.library.loaderDiagnostics.filter { Self.pathProblemCodes.contains($0.code) }

@@ -44,7 +44,11 @@ extension LanguageServer {
         ]
         if !client.supportsCompletionRegistration {
             await waitForFirstLoad()
-            let characters = snapshot.generation > 0 ? TriggerCharacters.of(snapshot.library) : TriggerCharacters.fallback
+            let words = client.completesOnlyOnTriggerCharacters
+            let characters =
+                snapshot.generation > 0
+                ? TriggerCharacters.of(snapshot.library, includingWordCharacters: words)
+                : TriggerCharacters.fallback(includingWordCharacters: words)
             advertisedTriggerCharacters = characters
             capabilities["completionProvider"] = [
                 "resolveProvider": true, "triggerCharacters": .array(characters.map(JSONValue.string)),
