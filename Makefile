@@ -26,7 +26,7 @@ export SNIPPETS_LSP_BIN
 .NOTPARALLEL:
 
 .PHONY: help build release venv test swift-test e2e eval demo bench clean-venv vscode-test model-venv model-test model-bench
-.PHONY: fuzz fuzz-smoke load emacs-deps static static-check
+.PHONY: fuzz fuzz-smoke load emacs-deps static
 
 help: ## List the targets.
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -36,6 +36,16 @@ build: ## Debug build of snippets-lsp (.build/debug/snippets-lsp).
 
 release: ## Optimised build (.build/release/snippets-lsp).
 	$(SWIFT) build -c release
+
+# A binary that runs where no Swift is installed: the Swift runtime and Foundation linked in (FoundationNetworking
+# links against libcurl: Debian's libcurl4-openssl-dev, installed by scripts/static-deps.sh). Checked by
+# scripts/static-check.sh: no toolchain library in ldd, runs under env -i; prints its size and start-up time.
+STATIC_BIN := .build/static/snippets-lsp
+static: ## Self-contained, stripped release binary (.build/static/snippets-lsp), checked to run without Swift.
+	scripts/static-deps.sh
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build/static
+	strip -o $(STATIC_BIN) .build/static/release/snippets-lsp
+	scripts/static-check.sh $(STATIC_BIN)
 
 venv: $(VENV_STAMP) ## Create .venv with pytest, pytest-lsp and Neovim (no-op when up to date).
 
