@@ -118,3 +118,58 @@ async def test_a_missing_library_is_shown_as_a_warning_naming_the_path(tmp_path:
         while uri not in client.diagnostics and loop.time() < deadline:
             await asyncio.sleep(0.02)
         assert "does not exist" in client.diagnostics[uri][0].message
+
+
+async def test_helix_capabilities_get_trigger_characters_and_a_resolvable_ask_action(tmp_path: pathlib.Path):
+    # Helix's capabilities (helix-lsp/src/client.rs): completion without dynamic registration, code actions resolved
+    # for `edit` and `command` (Helix resolves when either is missing).
+    library = write_library(tmp_path / "library")
+    (library / "web.code-snippets").write_text(BANG_LIBRARY, encoding="utf-8")
+    client = make_test_lsp_client()
+    env = dict(os.environ)
+    env.pop("SNIPPETS_LIBRARY", None)
+    await client.start_io(server_binary(), "serve", env=env)
+    try:
+        caps = types.ClientCapabilities(
+            text_document=types.TextDocumentClientCapabilities(
+                completion=types.CompletionClientCapabilities(
+                    completion_item=types.ClientCompletionItemOptions(snippet_support=True, insert_replace_support=True)
+                ),
+                code_action=types.CodeActionClientCapabilities(
+                    code_action_literal_support=types.ClientCodeActionLiteralOptions(
+                        code_action_kind=types.ClientCodeActionKindOptions(value_set=["", "refactor.rewrite"])
+                    ),
+                    data_support=True,
+                    resolve_support=types.ClientCodeActionResolveOptions(properties=["edit", "command"]),
+                ),
+            )
+        )
+        result = await asyncio.wait_for(
+            client.initialize_session(
+                types.InitializeParams(
+                    capabilities=caps, client_info=types.ClientInfo(name="helix", version="25.07"),
+                    initialization_options={"libraries": [str(library)]},
+                )
+            ),
+            TIMEOUT,
+        )
+        assert list(result.capabilities.completion_provider.trigger_characters) == ["!", "#"]
+        open_document(client, "?? invoice footer")
+        actions = await asyncio.wait_for(
+            client.text_document_code_action_async(
+                types.CodeActionParams(
+                    text_document=types.TextDocumentIdentifier(uri=DOC_URI),
+                    range=types.Range(start=types.Position(line=0, character=3), end=types.Position(line=0, character=3)),
+                    context=types.CodeActionContext(diagnostics=[]),
+                )
+            ),
+            TIMEOUT,
+        )
+        ask = actions[0]
+        assert ask.edit is None and ask.command is None
+        resolved = await asyncio.wait_for(client.code_action_resolve_async(ask), TIMEOUT)
+        assert resolved.command.command == "snippets.ask"
+        assert resolved.edit.changes[DOC_URI][0].new_text.startswith("Payment is due within 14 days.")
+        await asyncio.wait_for(client.shutdown_session(), TIMEOUT)
+    finally:
+        await asyncio.wait_for(client.stop(), TIMEOUT)
