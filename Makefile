@@ -26,7 +26,7 @@ export SNIPPETS_LSP_BIN
 .NOTPARALLEL:
 
 .PHONY: help build release venv test swift-test e2e eval demo bench clean-venv vscode-test model-venv model-test model-bench
-.PHONY: fuzz fuzz-smoke load git-tool
+.PHONY: fuzz fuzz-smoke load git-tool emacs-deps static
 
 help: ## List the targets.
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -36,6 +36,16 @@ build: ## Debug build of snippets-lsp (.build/debug/snippets-lsp).
 
 release: ## Optimised build (.build/release/snippets-lsp).
 	$(SWIFT) build -c release
+
+# A binary that runs where no Swift is installed: the Swift runtime and Foundation linked in (FoundationNetworking
+# links against libcurl: Debian's libcurl4-openssl-dev, installed by scripts/static-deps.sh). Checked by
+# scripts/static-check.sh: no toolchain library in ldd, runs under env -i; prints its size and start-up time.
+STATIC_BIN := .build/static/snippets-lsp
+static: ## Self-contained, stripped release binary (.build/static/snippets-lsp), checked to run without Swift.
+	scripts/static-deps.sh
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build/static
+	strip -o $(STATIC_BIN) .build/static/release/snippets-lsp
+	scripts/static-check.sh $(STATIC_BIN)
 
 venv: $(VENV_STAMP) ## Create .venv with pytest, pytest-lsp and Neovim (no-op when up to date).
 
@@ -56,8 +66,13 @@ git-tool: ## Install git through apt-get when it is missing (the tests' team rep
 		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq git; \
 		else sudo apt-get update -qq && sudo apt-get install -y -qq git; fi; }
 
-e2e: build venv git-tool ## End-to-end tests over real pipes (pytest-lsp) and the headless Neovim test.
+e2e: build venv git-tool emacs-deps ## End-to-end tests over real pipes (pytest-lsp), headless Neovim and batch Emacs.
 	cd Tests && ../$(PYTEST) -c pytest.ini
+
+# Debian's emacs-nox, elpa-eglot, elpa-lsp-mode, elpa-company, elpa-yasnippet for the Emacs tests (apt-get; once).
+# Where apt cannot be used the script says why and the Emacs tests are skipped with that reason.
+emacs-deps: ## Install Emacs with eglot, lsp-mode, company and yasnippet from Debian (for the editor tests).
+	@scripts/emacs-deps.sh || { status=$$?; if [ $$status -eq 3 ]; then echo "emacs-deps: the Emacs tests will be skipped"; else exit $$status; fi; }
 
 # The VS Code extension's own logic against a fake vscode API (no npm packages needed).
 vscode-test: ## The VS Code extension's tests (node --test; Node 20).

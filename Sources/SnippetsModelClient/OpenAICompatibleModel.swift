@@ -156,6 +156,52 @@ public struct OpenAICompatibleModel: AskModel {
         return tokens > 0 ? tokens : ModelPrompts.assumedContextTokens
     }
 
+    /// What `doctor` reports about the endpoint: whether anything answers, and the context size when it says.
+    public struct Probe: Sendable, Hashable {
+        /// Something answered at the configured server (any HTTP status but a proxy refusal counts).
+        public var isReachable: Bool
+        /// The context window per request from llama-server's `/props`; nil when the server does not say.
+        public var contextTokens: Int?
+        /// What was found, for the user (the key never appears in it).
+        public var detail: String
+    }
+
+    /// Asks the server's `/props` (llama-server), else `/models` (OpenAI-compatible), within 5 seconds at most. Sends
+    /// no chat request and costs no tokens.
+    public func probe() async -> Probe {
+        if let keyCarryingProxy {
+            return Probe(
+                isReachable: false, contextTokens: nil,
+                detail: "the API key is not sent over plain http through the proxy in $\(keyCarryingProxy); use https or add the host to no_proxy")
+        }
+        let seconds = min(configuration.timeoutSeconds, 5)
+        func get(_ url: URL) async -> Result<HTTPReply, AskModelError> {
+            let request = urlRequest(url, method: "GET", body: nil)
+            do {
+                return .success(try await ModelHTTP.withDeadline(seconds: seconds) { try await ModelHTTP.send(request) })
+            } catch {
+                return .failure(redacted(ModelHTTP.fault(for: error, url: url, timeout: seconds)))
+            }
+        }
+        switch await get(configuration.propertiesURL) {
+        case .failure(let fault):
+            return Probe(isReachable: false, contextTokens: nil, detail: fault.description)
+        case .success(let reply) where reply.status == 200:
+            let tokens = Self.contextTokens(inProperties: reply.body)
+            return Probe(
+                isReachable: true, contextTokens: tokens,
+                detail: tokens.map { "answers; context \($0) tokens per request" } ?? "answers; it does not say its context size")
+        case .success:
+            switch await get(configuration.apiBase.appendingPathComponent("models")) {
+            case .failure(let fault):
+                return Probe(isReachable: false, contextTokens: nil, detail: fault.description)
+            case .success(let reply):
+                let status = reply.status == 200 ? "answers" : "answers with HTTP \(reply.status) at /models"
+                return Probe(isReachable: true, contextTokens: nil, detail: status + "; it does not say its context size")
+            }
+        }
+    }
+
     /// llama-server's context size from a `/props` body: `default_generation_settings.n_ctx` (per slot), else `n_ctx`.
     static func contextTokens(inProperties body: Data) -> Int? {
         guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }

@@ -126,6 +126,21 @@ struct CompletionTests {
         #expect(item.detail == "Print debug value")
     }
 
+    @Test func neovimGetsNoFilterTextItWouldShowAsTypedButKeepsTheItem() async throws {
+        // Neovim's built-in completion makes a filter text that does not match the typed word the item's word, and
+        // inserts it while the user moves through the menu: "debug pd" would appear in the buffer.
+        let client = TestClient(library: library)
+        try await client.initialize(capabilities: snippetCapabilities, clientName: "Neovim")
+        client.open("file:///w/a.swift", language: "swift", text: "debug")
+        let items = try await client.complete("file:///w/a.swift", line: 0, character: 5).items
+        let item = try #require(items.first { $0.label == "pd" })
+        #expect(item.filterText == nil)
+        client.open("file:///w/b.swift", language: "swift", text: "fu")
+        let function = try #require(try await client.complete("file:///w/b.swift", line: 0, character: 2).items.first)
+        #expect(function.label == "func")
+        #expect(function.filterText == "func")
+    }
+
     @Test func severalTriggersShowTheBestMatchingOneAndNoTriggerShowsTheTitle() async throws {
         let client = TestClient(library: library)
         try await client.initialize(capabilities: snippetCapabilities)

@@ -34,11 +34,11 @@ import Testing
 
     let uri = "file:///work/notes.md"
 
-    func client(resolve: Bool = false, document: String) async throws -> TestClient {
+    func client(resolve: Bool = false, resolveProperties: [JSONValue] = ["edit"], document: String) async throws -> TestClient {
         let client = TestClient(diskLibrary: [directory])
         var capabilities: JSONValue = [:]
         if resolve {
-            capabilities = ["textDocument": ["codeAction": ["resolveSupport": ["properties": ["edit"]]]]]
+            capabilities = ["textDocument": ["codeAction": ["resolveSupport": ["properties": .array(resolveProperties)]]]]
         }
         try await client.initialize(capabilities: capabilities)
         client.open(uri, language: "markdown", text: document)
@@ -85,6 +85,35 @@ import Testing
         let edit = try #require(resolved.edit?.changes[uri]?.first)
         #expect(edit.range == LSPRange(start: Position(line: 0, character: 0), end: Position(line: 0, character: 43)))
         #expect(edit.newText == "Hi name, invoice 42 is now overdue.\nCould you pay it this week?")
+    }
+
+    @Test func aClientThatResolvesCommandsTooGetsAnActionWithNeitherSoItResolvesIt() async throws {
+        // lsp-mode (resolveSupport.properties ["edit", "command"]) resolves only an action with neither an edit nor a
+        // command; one that carries its command is run as it is, without the edit.
+        let client = try await client(resolve: true, resolveProperties: ["edit", "command"], document: "?? remind a client about an overdue invoice")
+        let ask = try #require(try await codeActions(client, range(0, 0, 0, 0)).first)
+        #expect(ask.edit == nil)
+        #expect(ask.command == nil)
+        let resolved = try await client.result("codeAction/resolve", try JSONValue(encoding: ask)).decode(CodeAction.self)
+        #expect(resolved.edit?.changes[uri]?.first?.newText == "Hi name, invoice 42 is now overdue.\nCould you pay it this week?")
+        #expect(resolved.command?.command == "snippets.ask")
+    }
+
+    @Test func multiLineItemsSayTheirIndentationIsAdjustedWhereTheClientTakesIt() async throws {
+        let client = TestClient(diskLibrary: [directory])
+        try await client.initialize(capabilities: [
+            "textDocument": ["completion": ["completionItem": ["snippetSupport": true, "insertTextModeSupport": ["valueSet": [1, 2]]]]]
+        ])
+        client.open(uri, language: "markdown", text: "  remind\n  hdr")
+        let multiLine = try #require(try await client.complete(uri, line: 0, character: 8).items.first { $0.label == "remind" })
+        #expect(multiLine.insertTextMode == 2)
+        let oneLine = try #require(try await client.complete(uri, line: 1, character: 5).items.first { $0.label == "hdr" })
+        #expect(oneLine.insertTextMode == nil)
+
+        let plain = TestClient(diskLibrary: [directory])
+        try await plain.initialize()
+        plain.open(uri, language: "markdown", text: "remind")
+        #expect(try await plain.complete(uri, line: 0, character: 6).items.first?.insertTextMode == nil)
     }
 
     @Test func theCommandWithARangeAppliesTheEditAndShowsTheAnswer() async throws {

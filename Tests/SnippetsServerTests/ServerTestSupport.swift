@@ -11,6 +11,7 @@ final class TestLibrary: Sendable {
     nonisolated(unsafe) private var files: [String: SnippetFile] = [:]
     nonisolated(unsafe) private var version = 0
     nonisolated(unsafe) private var delay: Duration = .zero
+    nonisolated(unsafe) private var loadedPaths: [[String]] = []
 
     init(_ files: [SnippetFile] = []) {
         for file in files { self.files[file.uri] = file }
@@ -27,8 +28,14 @@ final class TestLibrary: Sendable {
     /// Makes every later load take `delay` (a slow disk).
     func setLoadDelay(_ delay: Duration) { lock.withLock { self.delay = delay } }
 
+    /// The paths of every load so far.
+    var pathsLoaded: [[String]] { lock.withLock { loadedPaths } }
+
     func load(_ paths: [String]) -> SnippetLibrary {
-        let delay = lock.withLock { self.delay }
+        let delay = lock.withLock {
+            loadedPaths.append(paths)
+            return self.delay
+        }
         if delay > .zero { Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18) }
         return lock.withLock {
             SnippetLibrary(files: files.values.sorted { $0.uri < $1.uri }, searchedPaths: paths)
@@ -118,6 +125,7 @@ final class TestClient: Sendable {
     init(
         library: TestLibrary = TestLibrary(), polling: Bool = false, handlers: RequestHandlerRegistry = .standard,
         now: Date = Date(timeIntervalSince1970: 1_700_000_000), diskLibrary: [String]? = nil, diskLayers: [LibraryLayer]? = nil,
+        environment: [String: String] = [:], firstLoadWait: Duration? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) {
         let (client, serverEnd) = InMemoryTransport.pair()
@@ -138,7 +146,8 @@ final class TestClient: Sendable {
             pollInterval: .milliseconds(50),
             logError: { line in stderr.append(line) },
             now: { now },
-            environment: ["XDG_STATE_HOME": testStateDirectory])
+            environment: environment.merging(["XDG_STATE_HOME": testStateDirectory]) { given, _ in given })
+        if let firstLoadWait { configuration.firstLoadWait = firstLoadWait }
         configure(&configuration)
         let server = LanguageServer(transport: serverEnd, configuration: configuration, handlers: handlers)
         self.server = server

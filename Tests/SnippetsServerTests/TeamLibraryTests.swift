@@ -246,9 +246,9 @@ func spawnClosingDescriptors(_ command: [String], environment: [String: String])
     @Test func theDefaultSaveFileIsInTheFirstWritableLayer() throws {
         let fixture = try TeamLibraryFixture()
         let layers = Array(fixture.layers.reversed())  // team (read-only) first
-        #expect(try SaveSelection.destination(settings: ServerSettings(), layers: layers) == fixture.personal + "/saved.code-snippets")
+        #expect(try SaveSelection.destination(settings: ServerSettings(), layers: layers, environment: [:]) == fixture.personal + "/saved.code-snippets")
         #expect(throws: ResponseError.self) {
-            try SaveSelection.destination(settings: ServerSettings(), layers: [layers[0]])
+            try SaveSelection.destination(settings: ServerSettings(), layers: [layers[0]], environment: [:])
         }
         // The query learned words and other writers use: a path inside the team checkout, even through a link.
         let link = fixture.personal + "/team-link"

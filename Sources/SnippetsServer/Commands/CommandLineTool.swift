@@ -55,6 +55,7 @@ public enum CommandLineTool {
         GapsCommand.self,
         EvalCommand.self,
         BenchCommand.self,
+        DoctorCommand.self,
     ]
 
     public static var help: String {
@@ -70,7 +71,7 @@ public enum CommandLineTool {
         for command in commands {
             lines.append("  " + command.name.padding(toLength: 8, withPad: " ", startingAt: 0) + command.summary)
         }
-        lines += ["", "Run `snippets-lsp COMMAND --help` for a command's options."]
+        lines += ["", "Run `snippets-lsp COMMAND --help` for a command's options; `snippets-lsp --version` prints the version."]
         return lines.joined(separator: "\n")
     }
 
@@ -82,6 +83,10 @@ public enum CommandLineTool {
     ) async -> Int32 {
         if let first = arguments.first, ["--help", "-h", "help"].contains(first) {
             output.standardOutput(help + "\n")
+            return 0
+        }
+        if arguments == ["--version"] {
+            output.standardOutput("snippets-lsp \(LanguageServer.serverVersion)\n")
             return 0
         }
         var arguments = arguments

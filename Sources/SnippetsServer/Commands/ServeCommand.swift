@@ -61,13 +61,16 @@ public enum ServeCommand: SnippetsCommand {
 
     /// The server's configuration for `--library` flags and the environment: real disk, logs to stderr.
     public static func configuration(libraryFlags: [String], readOnly: [String] = [], context: CommandContext) -> ServerConfiguration {
-        ServerConfiguration(
-            defaultLibraryLayers: LibraryPaths.resolve(flags: libraryFlags, environment: context.environment, readOnly: readOnly).layers,
+        let resolved = LibraryPaths.resolve(flags: libraryFlags, environment: context.environment, readOnly: readOnly)
+        var configuration = ServerConfiguration(
+            defaultLibraryLayers: resolved.layers,
             loadLibrary: { layers, workspaceRoots in
                 LayerLoading.load(layers: layers, workspaceRoots: workspaceRoots)
             },
             logError: { line in context.printError(line) },
             environment: context.environment)
+        configuration.defaultLibrarySource = resolved.source
+        return configuration
     }
 
 }

@@ -80,6 +80,10 @@ public struct CompletionBuilder: Sendable {
         /// Whether the library has several layers, so `detail` names the layer too (Neovim shows `detail` in the
         /// menu, Helix and Emacs beside the documentation).
         var layerInDetail: Bool
+        /// The client shows an item's filter text in the buffer as if typed (Neovim's built-in completion).
+        var filterTextShowsAsTyped: Bool = false
+        /// The client takes `insertTextMode` 2 (adjustIndentation).
+        var adjustsIndentation: Bool = false
     }
 
     /// A found snippet and the typed run its edit replaces.
@@ -94,7 +98,8 @@ public struct CompletionBuilder: Sendable {
     /// only, first; then the trailing word for every kind of match. One item per snippet (not one per trigger),
     /// labelled with its best-matching trigger, or its title when it has none.
     public func completions(at position: Position) -> CompletionList {
-        guard let index = library.index else { return CompletionList(isIncomplete: false, items: []) }
+        // No index: the library is still loading. Incomplete, so the client asks again rather than keep "nothing".
+        guard let index = library.index else { return CompletionList(isIncomplete: true, items: []) }
         let table = document.lines
         let cursor = table.utf8Offset(of: position, in: encoding)
         let prefix = TypedPrefix(at: cursor, in: table)
@@ -134,7 +139,9 @@ public struct CompletionBuilder: Sendable {
         // Read once per request: each is a walk through the client's raw capabilities.
         let style = ItemStyle(
             engine: plan.engine, insertReplace: client.supportsInsertReplace,
-            labelDetails: client.supportsLabelDetails, layerInDetail: library.library.layers.count > 1)
+            labelDetails: client.supportsLabelDetails, layerInDetail: library.library.layers.count > 1,
+            filterTextShowsAsTyped: client.clientName == "Neovim",
+            adjustsIndentation: client.supportsInsertTextMode(2))
         // Every item of a run edits the same range: convert its offsets to positions once, not once per item.
         var rangesByRun: [Range<Int>: EditRanges] = [:]
         var items: [CompletionItem] = []
@@ -200,7 +207,11 @@ public struct CompletionBuilder: Sendable {
         }
         // Clients filter items against the typed text; an item found through its title or body would be dropped
         // unless its filter text starts with what was typed.
-        let filterText = label.lowercased().hasPrefix(run.text.lowercased()) ? label : run.text + " " + label
+        // Neovim's built-in completion inserts the filter text as the item's word while the user moves through the
+        // menu, so it gets none: it keeps every item the server sends, and the label is what shows as typed.
+        let labelMatches = label.lowercased().hasPrefix(run.text.lowercased())
+        let filterText: String? =
+            labelMatches ? label : style.filterTextShowsAsTyped ? nil : run.text + " " + label
         var detail = trigger == nil ? snippet.description : snippet.title
         if style.layerInDetail, !snippet.layer.isEmpty {
             detail = detail.map { "\($0) (\(snippet.layer))" } ?? "(\(snippet.layer))"
@@ -212,6 +223,7 @@ public struct CompletionBuilder: Sendable {
             sortText: Self.sortText(rank: rank),
             filterText: filterText,
             insertTextFormat: style.snippets ? 2 : 1,
+            insertTextMode: style.adjustsIndentation && newText.contains("\n") ? 2 : nil,
             textEdit: edit,
             data: CompletionItemData(snippetID: snippet.id.rawValue, uri: document.uri))
     }

@@ -16,6 +16,7 @@ extension CompletionItem: JSONValueRepresentable {
         if let sortText { object["sortText"] = .string(sortText) }
         if let filterText { object["filterText"] = .string(filterText) }
         if let insertTextFormat { object["insertTextFormat"] = .int(insertTextFormat) }
+        if let insertTextMode { object["insertTextMode"] = .int(insertTextMode) }
         if let textEdit { object["textEdit"] = textEdit.jsonValue() }
         if let data { object["data"] = data.jsonValue() }
         if let labelDetails {
@@ -83,7 +84,8 @@ extension CompletionList: JSONBytesWritable {
 
 extension CompletionItem {
     func writeJSON(into writer: inout JSONText.Writer) {
-        // data, detail, documentation, filterText, insertTextFormat, kind, label, labelDetails, sortText, textEdit
+        // data, detail, documentation, filterText, insertTextFormat, insertTextMode, kind, label, labelDetails, sortText,
+        // textEdit
         writer.raw("{")
         if let data {
             writer.raw("\"data\":{\"snippetID\":")
@@ -114,6 +116,11 @@ extension CompletionItem {
         if let insertTextFormat {
             writer.raw("\"insertTextFormat\":")
             writer.write(insertTextFormat)
+            writer.raw(",")
+        }
+        if let insertTextMode {
+            writer.raw("\"insertTextMode\":")
+            writer.write(insertTextMode)
             writer.raw(",")
         }
         writer.raw("\"kind\":")

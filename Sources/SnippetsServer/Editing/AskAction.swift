@@ -65,6 +65,9 @@ enum AskAction {
             command: showAnswerCommand(question: target.question, uri: document.uri))
         if context.client.resolvesCodeActionEdits {
             action.data = try JSONValue(encoding: arguments)
+            // A client that can resolve the command too (lsp-mode) resolves only an action that has neither edit
+            // nor command: an action already carrying its command would be run without its edit.
+            if context.client.resolvesCodeActionCommands { action.command = nil }
         } else {
             let response = try await ask(arguments, context: context)
             action.edit = edit(for: response, target: target, document: document, context: context) ?? WorkspaceEdit(changes: [:])
@@ -92,6 +95,7 @@ enum AskAction {
         let response = try await ask(arguments, context: context)
         var resolved = action
         resolved.edit = edit(for: response, target: target, document: document, context: context) ?? WorkspaceEdit(changes: [:])
+        if resolved.command == nil { resolved.command = showAnswerCommand(question: arguments.question, uri: uri) }
         return resolved
     }
 
@@ -118,5 +122,9 @@ extension ClientCapabilities {
     /// `textDocument.codeAction.resolveSupport.properties` includes `edit`.
     public var resolvesCodeActionEdits: Bool {
         raw["textDocument"]?["codeAction"]?["resolveSupport"]?["properties"]?.arrayValue?.contains(.string("edit")) ?? false
+    }
+    /// `textDocument.codeAction.resolveSupport.properties` includes `command`.
+    public var resolvesCodeActionCommands: Bool {
+        raw["textDocument"]?["codeAction"]?["resolveSupport"]?["properties"]?.arrayValue?.contains(.string("command")) ?? false
     }
 }

@@ -25,12 +25,14 @@ enum SaveSelection {
         return CodeAction(title: title, kind: kind, command: LSPCommand(title: title, command: command, arguments: [arguments]))
     }
 
-    /// The file saved snippets go to: `saveTo` (`~` expanded), else `saved.code-snippets` in the first writable
-    /// library layer when it is a directory, or that path itself when it is a `.code-snippets` file. A file inside
-    /// a read-only layer is refused with a message naming the layer.
-    static func destination(settings: ServerSettings, layers: [LibraryLayer]) throws(ResponseError) -> String {
+    /// The file saved snippets go to: `saveTo` (resolved by `LibraryPaths.absolute`, as library paths are), else
+    /// `saved.code-snippets` in the first writable library layer when it is a directory, or that path itself when it
+    /// is a `.code-snippets` file. A file inside a read-only layer is refused with a message naming the layer.
+    static func destination(
+        settings: ServerSettings, layers: [LibraryLayer], environment: [String: String]
+    ) throws(ResponseError) -> String {
         if let saveTo = settings.saveTo {
-            let path = (saveTo as NSString).expandingTildeInPath
+            let path = LibraryPaths.absolute(saveTo, environment: environment)
             if let layer = LayerLoading.readOnlyLayer(containing: path, in: layers) { throw readOnlyRefusal(layer) }
             return path
         }
@@ -112,7 +114,9 @@ enum SaveSelection {
         let description = arguments.description?.trimmingWhitespace().nonEmpty
         let hasText = text.contains(where: { !$0.isWhitespace })
         guard hasText || description != nil else { throw refusal("the selection is empty") }
-        let path = try destination(settings: context.settings, layers: await context.server.libraryLayers)
+        let path = try destination(
+            settings: context.settings, layers: await context.server.libraryLayers,
+            environment: context.configuration.environment)
         let library = context.library.library
         let scope = ["plaintext", "text", ""].contains(document.languageID) ? nil : document.languageID
         let clashes: (String) -> Bool = { trigger in

@@ -61,6 +61,9 @@ public struct CompletionItem: Codable, Hashable, Sendable {
     public var filterText: String?
     /// 1 plain text, 2 snippet.
     public var insertTextFormat: Int?
+    /// 2 (adjustIndentation) on multi-line items for clients that support it: the body's lines keep their own
+    /// indentation relative to the line they go into, and the editor does not re-indent them by its mode's rules.
+    public var insertTextMode: Int?
     public var textEdit: CompletionTextEdit?
     public var data: CompletionItemData?
 }

@@ -42,6 +42,10 @@ public struct ClientCapabilities: Sendable, Hashable {
     public var supportsLabelDetails: Bool { completionItem?["labelDetailsSupport"]?.boolValue ?? false }
     /// `completionItem.insertReplaceSupport`.
     public var supportsInsertReplace: Bool { completionItem?["insertReplaceSupport"]?.boolValue ?? false }
+    /// `completionItem.insertTextModeSupport.valueSet` holds `mode` (1 asIs, 2 adjustIndentation).
+    public func supportsInsertTextMode(_ mode: Int) -> Bool {
+        completionItem?["insertTextModeSupport"]?["valueSet"]?.arrayValue?.contains(.int(mode)) ?? false
+    }
     /// `workspace.didChangeWatchedFiles.dynamicRegistration`.
     public var supportsWatchedFileRegistration: Bool {
         raw["workspace"]?["didChangeWatchedFiles"]?["dynamicRegistration"]?.boolValue ?? false
@@ -49,6 +53,11 @@ public struct ClientCapabilities: Sendable, Hashable {
     /// `workspace.didChangeWatchedFiles.relativePatternSupport`.
     public var supportsRelativePatterns: Bool {
         raw["workspace"]?["didChangeWatchedFiles"]?["relativePatternSupport"]?.boolValue ?? false
+    }
+    /// `textDocument.completion.dynamicRegistration`: completion (with its trigger characters) can be registered
+    /// after `initialize`, and registered again when the library's triggers change.
+    public var supportsCompletionRegistration: Bool {
+        raw["textDocument"]?["completion"]?["dynamicRegistration"]?.boolValue ?? false
     }
     /// `general.positionEncodings`, in the client's order of preference.
     public var positionEncodings: [String] {

@@ -11,6 +11,8 @@ public struct LibraryPaths: Hashable, Sendable {
         case flags
         case environment
         case defaultDirectory
+        /// The editor's `libraries` setting.
+        case setting
     }
 
     /// The layers, in precedence order, their paths absolute and normalised (see `LibraryLayer`).
@@ -37,7 +39,21 @@ public struct LibraryPaths: Hashable, Sendable {
         case .flags: "from --library"
         case .environment: "from SNIPPETS_LIBRARY"
         case .defaultDirectory: "the default library directory"
+        case .setting: "from the editor setting snippets.libraries"
         }
+    }
+
+    /// The one way a user-given path becomes absolute, for `--library`, `SNIPPETS_LIBRARY`, the `libraries` and
+    /// `saveTo` settings: `~` and a leading `~/` against `$HOME` (the process's home only when `HOME` is unset or
+    /// empty), a relative path against `currentDirectory`; the result is normalised.
+    public static func absolute(
+        _ path: String, environment: [String: String],
+        currentDirectory: String = FileManager.default.currentDirectoryPath
+    ) -> String {
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        if path == "~" { return LibraryPath.normalize(home) }
+        if path.hasPrefix("~/") { return LibraryPath.join(home, String(path.dropFirst(2))) }
+        return LibraryPath.join(currentDirectory, path)
     }
 
     /// The library paths for `flags` (the values of `--library`) and `environment`; relative paths are resolved
@@ -72,9 +88,7 @@ public struct LibraryPaths: Hashable, Sendable {
     ) -> LibraryPaths {
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         func absolute(_ path: String) -> String {
-            if path == "~" { return LibraryPath.normalize(home) }
-            if path.hasPrefix("~/") { return LibraryPath.join(home, String(path.dropFirst(2))) }
-            return LibraryPath.join(currentDirectory, path)
+            Self.absolute(path, environment: environment, currentDirectory: currentDirectory)
         }
         func layer(_ spec: String) -> LibraryLayer {
             let (name, path) = LibraryLayer.splitSpec(spec)

@@ -2,27 +2,36 @@ import Foundation
 import SnippetsCore
 
 extension LanguageServer {
-    /// The paths the library is loaded from: the `libraries` setting, else the default paths. The workspace
-    /// folders' `.vscode/*.code-snippets` files are added by the loader.
+    /// The paths the library is loaded from: the `libraries` setting (resolved by `LibraryPaths.absolute`, exactly
+    /// as `--library` is), else the default paths. The workspace folders' `.vscode/*.code-snippets` files are added
+    /// by the loader.
     var libraryPaths: [String] {
         libraryLayers.map(\.path)
     }
 
-    /// The library layers in precedence order: the `libraries` setting, else the default layers; names unique.
-    var libraryLayers: [LibraryLayer] {
-        let layers = (settings.libraries ?? configuration.defaultLibraryLayers).map { layer -> LibraryLayer in
+    /// The library layers and which rule chose them.
+    var resolvedLibraryPaths: LibraryPaths {
+        guard let libraries = settings.libraries else {
+            return LibraryPaths(layers: configuration.defaultLibraryLayers, source: configuration.defaultLibrarySource)
+        }
+        let layers = libraries.map { layer -> LibraryLayer in
             var layer = layer
-            layer.path = Self.expandingTilde(layer.path)
+            layer.path = LibraryPaths.absolute(layer.path, environment: configuration.environment)
             return layer
         }
-        return LibraryLayer.uniquelyNamed(layers).layers
+        return LibraryPaths(layers: layers, source: .setting)
+    }
+
+    /// The library layers in precedence order: the `libraries` setting, else the default layers; names unique.
+    var libraryLayers: [LibraryLayer] {
+        LibraryLayer.uniquelyNamed(resolvedLibraryPaths.layers).layers
     }
 
     /// The read-only layer `path` is in, if any (see `LayerLoading.readOnlyLayer(containing:in:)`): whatever writes
     /// into the library (saving a snippet, learned words) refuses when this is not nil, naming the layer
     /// (`SaveSelection.readOnlyRefusal`).
     func readOnlyLayer(containing path: String) -> LibraryLayer? {
-        LayerLoading.readOnlyLayer(containing: (path as NSString).expandingTildeInPath, in: libraryLayers)
+        LayerLoading.readOnlyLayer(containing: LibraryPaths.absolute(path, environment: configuration.environment), in: libraryLayers)
     }
 
     /// The directories (or files) to watch: the configured paths, each workspace folder's `.vscode`, and the git
@@ -34,10 +43,6 @@ extension LanguageServer {
 
     /// Whether ask learns: the `learning` setting, unless `serve --no-learning` switched it off.
     var isLearning: Bool { settings.learning && !configuration.learningDisabled }
-
-    private static func expandingTilde(_ path: String) -> String {
-        (path as NSString).expandingTildeInPath
-    }
 
     /// Loads the library off the request loop and swaps the new snapshot in when it is ready. Reloads asked for
     /// while one runs are folded into one more run.
@@ -97,10 +102,72 @@ extension LanguageServer {
             log("... and \(problems.count - Self.loggedProblemLimit) more problems (run `snippets-lsp check` to see them all)")
         }
         refreshPublishedDiagnostics()
+        if clientIsReady { announceLoadedLibrary() }
         if reloadRequested {
             reloadRequested = false
             scheduleReload()
         }
+    }
+
+    /// What the client hears once a load is in service and it has sent `initialized`: the trigger characters (by
+    /// registration, when it allows one and they changed), and each new problem with a library path itself (a
+    /// missing or unusable directory) as a warning, once, plus a diagnostic on that path for as long as it lasts.
+    func announceLoadedLibrary() {
+        if client.supportsCompletionRegistration {
+            let characters = TriggerCharacters.of(
+                snapshot.library, includingWordCharacters: client.completesOnlyOnTriggerCharacters)
+            if characters != advertisedTriggerCharacters { registerCompletion(triggerCharacters: characters) }
+        }
+        let pathProblems = snapshot.library.loaderDiagnostics.filter { Self.pathProblemCodes.contains($0.code) }
+        let paths = resolvedLibraryPaths
+        for problem in pathProblems where shownPathProblems.insert(problem.uri + "\u{0}" + problem.message).inserted {
+            showMessage(Self.advice(for: problem, paths: paths), type: 2)
+        }
+        var byPath: [String: [LibraryDiagnostic]] = [:]
+        for problem in pathProblems { byPath[problem.uri, default: []].append(problem) }
+        for uri in publishedPathProblems.subtracting(byPath.keys) { publish([], to: uri) }
+        for (uri, problems) in byPath { publish(problems, to: uri) }
+        publishedPathProblems = Set(byPath.keys)
+    }
+
+    /// Loader codes that mean a configured library path itself could not be read.
+    static let pathProblemCodes: Set<String> = ["missing-path", "unusable-path"]
+
+    /// A path problem as the user should read it: what is wrong, where the path came from, and what to do.
+    static func advice(for problem: LibraryDiagnostic, paths: LibraryPaths, mentioningDoctor: Bool = true) -> String {
+        let fix: String
+        switch paths.source {
+        case .setting: fix = "Create it, or fix the path in your editor's snippets.libraries setting."
+        case .flags: fix = "Create it, or fix the --library option the editor starts the server with."
+        case .environment: fix = "Create it, or fix SNIPPETS_LIBRARY in the environment the editor starts the server in."
+        case .defaultDirectory:
+            fix = "Create it and put your snippet files there, or set snippets.libraries in your editor (or SNIPPETS_LIBRARY)."
+        }
+        let doctor = mentioningDoctor ? " `snippets-lsp doctor` shows what the server reads." : ""
+        return "snippets-lsp: \(problem.message) (\(paths.sourceDescription)), so no snippets come from it. \(fix)" + doctor
+    }
+
+    /// Registers completion with `characters` as its trigger characters, replacing an earlier registration.
+    private func registerCompletion(triggerCharacters characters: [String]) {
+        if let old = completionRegistrationID {
+            sendRequest(
+                "client/unregisterCapability",
+                ["unregisterations": [["id": .string(old), "method": "textDocument/completion"]]] as JSONValue)
+        }
+        let id = "snippets-completion-\(snapshot.generation)"
+        completionRegistrationID = id
+        advertisedTriggerCharacters = characters
+        let registration: JSONValue = [
+            "registrations": [[
+                "id": .string(id),
+                "method": "textDocument/completion",
+                "registerOptions": [
+                    "documentSelector": .null, "resolveProvider": true,
+                    "triggerCharacters": .array(characters.map(JSONValue.string)),
+                ],
+            ]]
+        ]
+        sendRequest("client/registerCapability", registration)
     }
 
     /// Publishes library problems for every open library file, and clears files whose problems are gone.
@@ -120,7 +187,7 @@ extension LanguageServer {
         if !problems.isEmpty { publish(problems, to: uri) }
     }
 
-    private func publish(_ problems: [LibraryDiagnostic], to uri: String) {
+    func publish(_ problems: [LibraryDiagnostic], to uri: String) {
         let key = Self.fileKey(uri)
         if problems.isEmpty { publishedDiagnostics.remove(key) } else { publishedDiagnostics.insert(key) }
         let diagnostics = problems.map { problem in
@@ -163,8 +230,10 @@ extension LanguageServer {
         }
         guard let stamps = configuration.libraryStamps else { return }
         let interval = configuration.pollInterval
+        // Taken now, not in the task: an edit made right after `initialized` must count as a change.
+        let initial = stamps(roots)
         watcherTask = Task.detached(priority: .utility) { [weak self] in
-            var last = stamps(roots)
+            var last = initial
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
                 if Task.isCancelled { return }

@@ -4,6 +4,8 @@ import SnippetsCore
 extension LanguageServer {
     /// The server's name in `serverInfo`.
     static let serverName = "snippets-lsp"
+    /// The server's version in `serverInfo` (and `snippets-lsp --version`).
+    public static let serverVersion = "0.1.0"
 
     /// Picks the position encoding: the first of the client's `general.positionEncodings` (its order of
     /// preference) that the server supports; UTF-16 when the client offers none, as LSP requires.
@@ -11,8 +13,11 @@ extension LanguageServer {
         offered.lazy.compactMap(PositionEncoding.init(rawValue:)).first ?? .utf16
     }
 
-    /// `initialize`: reads the client, the workspace and the settings, then starts loading the library.
-    func initialize(_ params: JSONValue?) -> Result<JSONValue, ResponseError> {
+    /// `initialize`: reads the client, the workspace and the settings, and starts loading the library. A client
+    /// that can register completion later gets its `triggerCharacters` by registration once the library is read;
+    /// any other client's reply waits (at most `firstLoadWait`) for the first load, so the trigger characters it
+    /// is given come from the library.
+    func initialize(_ params: JSONValue?) async -> Result<JSONValue, ResponseError> {
         let initializeParams: InitializeParams
         do {
             initializeParams = try (params ?? .object([:])).decode(InitializeParams.self)
@@ -30,26 +35,47 @@ extension LanguageServer {
         problems += ModelSettings.environmentProblems(newSettings.model, environment: configuration.environment)
         settings = newSettings
         phase = .running
+        scheduleReload()
 
         var capabilities: [String: JSONValue] = [
             "positionEncoding": .string(positionEncoding.rawValue),
             "textDocumentSync": ["openClose": true, "change": 2],
-            "completionProvider": ["resolveProvider": true],
             "workspace": ["workspaceFolders": ["supported": true]],
         ]
+        if !client.supportsCompletionRegistration {
+            await waitForFirstLoad()
+            let words = client.completesOnlyOnTriggerCharacters
+            let characters =
+                snapshot.generation > 0
+                ? TriggerCharacters.of(snapshot.library, includingWordCharacters: words)
+                : TriggerCharacters.fallback(includingWordCharacters: words)
+            advertisedTriggerCharacters = characters
+            capabilities["completionProvider"] = [
+                "resolveProvider": true, "triggerCharacters": .array(characters.map(JSONValue.string)),
+            ]
+        }
         capabilities.merge(registry.contributedCapabilities) { _, contributed in contributed }
         let result: JSONValue = [
             "capabilities": .object(capabilities),
-            "serverInfo": ["name": .string(Self.serverName)],
+            "serverInfo": ["name": .string(Self.serverName), "version": .string(Self.serverVersion)],
         ]
-        // The reply goes out first (it is returned); the warnings and the load follow it.
+        // The reply goes out first (it is returned); the warnings follow it.
         Task { self.afterInitialize(problems) }
         return .success(result)
     }
 
     private func afterInitialize(_ problems: [ServerSettings.Problem]) {
         for problem in problems { showMessage(problem.message, type: 2) }
-        scheduleReload()
+    }
+
+    /// Waits until the first library load is in service, or `firstLoadWait` has passed.
+    func waitForFirstLoad() async {
+        guard snapshot.generation == 0 else { return }
+        let clock = ContinuousClock()
+        let deadline = clock.now + configuration.firstLoadWait
+        while snapshot.generation == 0, clock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
     }
 
     /// Applies a notification. Before `initialize` only `exit` counts; unknown notifications are ignored.
@@ -62,7 +88,9 @@ extension LanguageServer {
         do {
             switch method {
             case "initialized":
+                clientIsReady = true
                 startWatching()
+                if snapshot.generation > 0 { announceLoadedLibrary() }
             case "textDocument/didOpen":
                 let item = try (params ?? .null).decode(DidOpenTextDocumentParams.self).textDocument
                 documents.open(TextDocument(uri: item.uri, languageID: item.languageId, version: item.version, text: item.text))

@@ -54,6 +54,16 @@ public actor LanguageServer {
     var reloadRequested = false
     var watcherTask: Task<Void, Never>?
     var publishedDiagnostics: Set<String> = []
+    /// Whether the client sent `initialized` (requests to it, and diagnostics, wait for it).
+    var clientIsReady = false
+    /// The trigger characters the client was last told about (statically or by registration), and the id of the
+    /// dynamic registration carrying them.
+    var advertisedTriggerCharacters: [String]?
+    var completionRegistrationID: String?
+    /// Library path problems already shown with `window/showMessage` (each is shown once).
+    var shownPathProblems: Set<String> = []
+    /// Path URIs with a published path problem (cleared once the path is fixed).
+    var publishedPathProblems: Set<String> = []
     var libraryDiagnostics: [String: [LibraryDiagnostic]] = [:]
 
     /// A server that will speak over `transport` once `run()` is called.
@@ -136,7 +146,7 @@ public actor LanguageServer {
         }
         switch (phase, method) {
         case (.uninitialized, "initialize"):
-            return reply(to: id, with: initialize(params))
+            return reply(to: id, with: await initialize(params))
         case (.uninitialized, _):
             return reply(to: id, with: .failure(.serverNotInitialized))
         case (.shutDown, _):
@@ -152,6 +162,11 @@ public actor LanguageServer {
         }
         guard let entry = registry.entry(for: method) else {
             return reply(to: id, with: .failure(.methodNotFound(method)))
+        }
+        if entry.needsLibrary {
+            // In the queue, so later messages (edits included) stay behind this request.
+            await waitForFirstLoad()
+            if cancelled.remove(id) != nil { return reply(to: id, with: .failure(.requestCancelled)) }
         }
         let context = RequestContext(
             id: id, positionEncoding: positionEncoding, library: snapshot, documents: documents, settings: settings,

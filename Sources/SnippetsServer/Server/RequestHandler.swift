@@ -14,6 +14,9 @@ public protocol RequestHandler: Sendable {
     static var runsConcurrently: Bool { get }
     /// Members merged into the `capabilities` of the `initialize` reply (e.g. `executeCommandProvider`).
     static var serverCapabilities: [String: JSONValue] { get }
+    /// Whether the request reads the library: such a request waits (a bounded time) for the first load, so no
+    /// reply speaks about a library that was not read yet.
+    static var needsLibrary: Bool { get }
 
     /// Answers the request. Throw `ResponseError` for a specific error code; anything else becomes -32603, and
     /// `CancellationError` (from `context.checkCancellation()`) becomes -32800.
@@ -25,6 +28,8 @@ extension RequestHandler {
     public static var runsConcurrently: Bool { false }
     /// No extra capabilities, by default.
     public static var serverCapabilities: [String: JSONValue] { [:] }
+    /// Reads the library, by default.
+    public static var needsLibrary: Bool { true }
 }
 
 /// Everything a handler may read, fixed when its request is taken off the queue, plus a way to talk to the client.
@@ -83,6 +88,7 @@ public struct RequestHandlerRegistry: Sendable {
     /// A type-erased handler.
     struct Entry: Sendable {
         let runsConcurrently: Bool
+        let needsLibrary: Bool
         let capabilities: [String: JSONValue]
         let run: @Sendable (JSONValue?, RequestContext) async throws -> ReplyPayload
     }
@@ -96,6 +102,7 @@ public struct RequestHandlerRegistry: Sendable {
     public mutating func register<Handler: RequestHandler>(_ handler: Handler.Type) {
         entries[Handler.method] = Entry(
             runsConcurrently: Handler.runsConcurrently,
+            needsLibrary: Handler.needsLibrary,
             capabilities: Handler.serverCapabilities
         ) { params, context in
             let decoded: Handler.Params

@@ -84,6 +84,7 @@ public struct StatsResult: Codable, Sendable, Equatable {
 /// `snippets/stats` (an LSP extension, see `protocol/snippets-stats.md`): how long the server took per request.
 public enum StatsHandler: RequestHandler {
     public static let method = "snippets/stats"
+    public static let needsLibrary = false
 
     public static func handle(_ params: IgnoredParams, context: RequestContext) async throws -> StatsResult {
         await context.server.requestTimings.report

@@ -21,11 +21,16 @@ public struct ServerConfiguration: Sendable {
     /// Loads the library of these layers (files or directories, in precedence order) plus the
     /// `.vscode/*.code-snippets` files of the workspace roots. Called off the request loop.
     public var loadLibrary: @Sendable (_ layers: [LibraryLayer], _ workspaceRoots: [String]) -> SnippetLibrary
+    /// Which rule chose `defaultLibraryLayers` (for messages and `doctor`).
+    public var defaultLibrarySource: LibraryPaths.Source = .flags
     /// Stamps of every file under these paths, for the periodic check when the client cannot watch files.
     /// Nil disables the periodic check.
     public var libraryStamps: (@Sendable ([String]) -> [String: FileStamp])?
     /// How often the periodic check runs.
     public var pollInterval: Duration
+    /// How long a request that reads the library (and `initialize`, for clients that cannot register completion
+    /// later) waits for the first load before answering "still loading".
+    public var firstLoadWait: Duration = .seconds(2)
     /// Writes one log line to stderr (never stdout).
     public var logError: @Sendable (String) -> Void
     /// The clock for date and time variables.

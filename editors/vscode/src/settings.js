@@ -2,11 +2,11 @@
 // The extension's settings (section `snippets`) as the server's initializationOptions.
 
 /** The server settings read from the `snippets` section; `serverPath` is the extension's own. */
-const SERVER_SETTINGS = ['libraries', 'maxCompletionItems', 'resolveVariables', 'askMarker', 'saveTo', 'learning'];
+const SERVER_SETTINGS = ['libraries', 'maxCompletionItems', 'resolveVariables', 'choices', 'askMarker', 'saveTo', 'learning', 'model'];
 
 /**
  * initializationOptions from a WorkspaceConfiguration-like object (`get(name)`): every server setting that is
- * set (not undefined or null) is passed through; empty strings and empty arrays mean "use the default".
+ * set (not undefined or null) is passed through; empty strings, arrays and objects mean "use the default".
  */
 function initializationOptions(configuration) {
   const options = {};
@@ -14,6 +14,7 @@ function initializationOptions(configuration) {
     const value = configuration.get(name);
     if (value === undefined || value === null || value === '') continue;
     if (Array.isArray(value) && value.length === 0) continue;
+    if (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0) continue;
     options[name] = value;
   }
   return options;

@@ -11,7 +11,22 @@ test('set settings become initializationOptions; unset, null and empty ones are 
   assert.deepEqual(initializationOptions(configuration({
     libraries: ['~/snippets'], maxCompletionItems: 20, resolveVariables: 'never', askMarker: '>>', saveTo: '', serverPath: '/x',
   })), { libraries: ['~/snippets'], maxCompletionItems: 20, resolveVariables: 'never', askMarker: '>>' });
-  assert.deepEqual(initializationOptions(configuration({ libraries: [], saveTo: null })), {});
+  assert.deepEqual(initializationOptions(configuration({ libraries: [], saveTo: null, model: {} })), {});
+});
+
+test('the model setting is sent at start', () => {
+  const model = { url: 'http://127.0.0.1:8080', candidates: 4 };
+  assert.deepEqual(initializationOptions(configuration({ model })), { model });
+});
+
+test('packaging asks no questions: repository, license and a LICENSE file are there', () => {
+  const root = path.join(__dirname, '..');
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  assert.ok(manifest.repository && manifest.repository.url, 'vsce asks about a missing repository');
+  assert.equal(manifest.license, 'MIT');
+  assert.match(fs.readFileSync(path.join(root, 'LICENSE'), 'utf8'), /^MIT License/);
+  const model = manifest.contributes.configuration.properties['snippets.model'];
+  assert.deepEqual(Object.keys(model.properties).sort(), ['apiKeyEnvironmentVariable', 'candidates', 'name', 'timeoutSeconds', 'url']);
 });
 
 test('the server command defaults to snippets-lsp serve', () => {

@@ -19,6 +19,9 @@ M.defaults = {
   keys = { insert = '<CR>', definition = 'gd', close = 'q', save = 's' },
   -- Cancels an ask in flight (normal mode, global); false for none.
   cancel_key = '<C-c>',
+  -- Completion as you type with the built-in vim.lsp.completion (autotrigger on the server's trigger characters);
+  -- false when a completion plugin (nvim-cmp, blink.cmp) asks the server instead.
+  autocomplete = true,
 }
 
 M.config = vim.deepcopy(M.defaults)
@@ -35,9 +38,30 @@ vim.api.nvim_set_hl(0, 'SnippetsLspCited', { default = true, link = 'DiagnosticO
 vim.api.nvim_set_hl(0, 'SnippetsLspReason', { default = true, link = 'WarningMsg' })
 vim.api.nvim_set_hl(0, 'SnippetsLspHint', { default = true, link = 'Comment' })
 
---- Configures and enables the server for every filetype (or `opts.filetypes`).
+--- Why the server cannot start, or nil: the command is not an executable (not on PATH).
+function M.start_problem()
+  local program = M.config.cmd and M.config.cmd[1]
+  if type(program) ~= 'string' then
+    return 'cmd must be a list such as { "snippets-lsp", "serve" }'
+  end
+  if vim.fn.executable(program) == 1 then
+    return nil
+  end
+  return ('the server program %q is not on PATH or not executable: install it (see the snippets-lsp README), or '
+    .. 'pass its full path: setup({ cmd = { "/path/to/snippets-lsp", "serve" } })'):format(program)
+end
+
+--- Library files get a filetype, so they open with highlighting and attach (their problems show as diagnostics).
+vim.filetype.add({ extension = { ['code-snippets'] = 'jsonc', snippets = 'snippets' } })
+
+--- Configures and enables the server for every filetype (or `opts.filetypes`), and for buffers without one
+--- (scratch buffers, extensionless files), which `vim.lsp.enable` alone never attaches to.
 function M.setup(opts)
   M.config = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), opts or {})
+  local problem = M.start_problem()
+  if problem then
+    vim.notify('snippets: ' .. problem, vim.log.levels.ERROR)
+  end
   vim.lsp.config(M.name, {
     cmd = M.config.cmd,
     filetypes = M.config.filetypes,
@@ -46,6 +70,30 @@ function M.setup(opts)
     settings = { snippets = M.config.settings },
   })
   vim.lsp.enable(M.name)
+  if M.config.filetypes == nil and not problem then
+    local group = vim.api.nvim_create_augroup('snippets_lsp_no_filetype', { clear = true })
+    -- Entering such a buffer joins a running client; typing in one starts a client when none runs yet (so the
+    -- empty buffer Neovim starts with does not start a server of its own before a real file is opened).
+    vim.api.nvim_create_autocmd('BufEnter', {
+      group = group,
+      callback = function(args) M.attach_without_filetype(args.buf, false) end,
+    })
+    vim.api.nvim_create_autocmd('InsertEnter', {
+      group = group,
+      callback = function(args) M.attach_without_filetype(args.buf, true) end,
+    })
+  end
+  if M.config.autocomplete then
+    vim.api.nvim_create_autocmd('LspAttach', {
+      group = vim.api.nvim_create_augroup('snippets_lsp_autocomplete', { clear = true }),
+      callback = function(args)
+        local client = vim.lsp.get_client_by_id(args.data.client_id)
+        if client and client.name == M.name then
+          vim.lsp.completion.enable(true, client.id, args.buf, { autotrigger = true })
+        end
+      end,
+    })
+  end
   if M.config.cancel_key then
     vim.keymap.set('n', M.config.cancel_key, function()
       if not M.cancel() then
@@ -53,6 +101,41 @@ function M.setup(opts)
       end
     end, { desc = 'Cancel a snippets ask in flight' })
   end
+end
+
+--- Attaches `bufnr` when it has no filetype and is a normal or scratch buffer: to the running client, else (with
+--- `start`) a new one. vim.lsp.enable starts clients on the FileType event, which such buffers never fire.
+function M.attach_without_filetype(bufnr, start)
+  if not vim.api.nvim_buf_is_valid(bufnr) or vim.bo[bufnr].filetype ~= '' then
+    return
+  end
+  local buftype = vim.bo[bufnr].buftype
+  if buftype ~= '' and buftype ~= 'nofile' then
+    return
+  end
+  if #vim.lsp.get_clients({ bufnr = bufnr, name = M.name }) > 0 then
+    return
+  end
+  local running = vim.lsp.get_clients({ name = M.name })[1]
+  if running then
+    vim.lsp.buf_attach_client(bufnr, running.id)
+  elseif start then
+    local config = vim.deepcopy(vim.lsp.config[M.name])
+    config.name = M.name
+    vim.lsp.start(config, { bufnr = bufnr })
+  end
+end
+
+--- Why no client serves this buffer, for the user.
+function M.not_running_reason()
+  if vim.lsp.config[M.name] == nil then
+    return 'the server is not set up: call require("snippets_lsp").setup({...}) in your config'
+  end
+  local problem = M.start_problem()
+  if problem then
+    return problem
+  end
+  return 'the server is not running for this buffer (see :checkhealth snippets_lsp and :LspLog)'
 end
 
 --- The snippets client for `bufnr` (else any running one).
@@ -77,7 +160,7 @@ function M.ask(question)
   local bufnr = vim.api.nvim_get_current_buf()
   local client = M.client(bufnr)
   if not client then
-    return notify('the server is not running for this buffer (call require("snippets_lsp").setup{})', vim.log.levels.ERROR)
+    return notify(M.not_running_reason(), vim.log.levels.ERROR)
   end
   M.cancel()
   local origin = {
@@ -336,7 +419,7 @@ function M.save(opts)
   local bufnr = vim.api.nvim_get_current_buf()
   local client = M.client(bufnr)
   if not client then
-    return notify('the server is not running for this buffer', vim.log.levels.ERROR)
+    return notify(M.not_running_reason(), vim.log.levels.ERROR)
   end
   local range
   if opts.use_selection then

@@ -1,0 +1,259 @@
+import Foundation
+import SnippetsCore
+import SnippetsModelClient
+
+/// `snippets-lsp doctor`: what the server would read and use, and what is wrong with it: the answer to "I set it up
+/// and nothing happens".
+public enum DoctorCommand: SnippetsCommand {
+    public static let name = "doctor"
+    public static let summary = "Show which library, model and settings the server uses, and what is wrong"
+    public static let help = """
+        Usage: snippets-lsp doctor [--library PATH]... [--settings JSON] [--model-url URL ...] [--json]
+
+        Prints what the language server would use if an editor started it the same way, and every problem found:
+          - the library paths, where each came from (--library, SNIPPETS_LIBRARY, the default directory or the
+            editor's `libraries` setting), whether each exists, and how many snippets and files each holds;
+          - the problems loading found (run `snippets-lsp check` for every one, with its line);
+          - the language model behind ask: none, or its URL, whether it answers and its context size;
+          - the editor-facing settings in effect (defaults filled in, invalid values reported) and the trigger
+            characters the server advertises.
+
+        Options:
+          --library PATH   A snippet file or directory, as given to `serve`; repeat for several.
+          --settings JSON  The settings the editor sends (`initializationOptions`, bare or under `snippets`), as a
+                           JSON object or @FILE to read it from a file. Its `libraries` and `model` win, as in
+                           the server.
+          --json           Print one JSON object instead (keys sorted).
+          -h, --help       Show this help.
+
+        The language model, as `serve` takes it (the `model` setting overrides these):
+        \(ModelOptions.help)
+
+        Exit status: 0 when nothing is wrong, 1 when a library path is missing or unreadable, the library holds
+        no snippets, a file has an error, a setting is invalid or the model does not answer; 2 for a usage error.
+        """
+
+    public static func run(_ context: CommandContext) async -> Int32 {
+        let arguments: ParsedArguments
+        let commandLineModel: ModelConfiguration?
+        var settingsJSON: JSONValue?
+        do {
+            arguments = try ParsedArguments(
+                context.arguments, options: ModelOptions.names.union(["--library", "--settings"]), flags: ["--json"])
+            if !arguments.positionals.isEmpty { throw ArgumentError.tooManyArguments(arguments.positionals) }
+            commandLineModel = try ModelOptions.configuration(from: arguments)
+            if let text = arguments.value("--settings") {
+                settingsJSON = try settings(from: text, environment: context.environment)
+            }
+        } catch {
+            context.printError("snippets-lsp doctor: \(error)\n\n\(help)")
+            return 2
+        }
+        let report = await DoctorReport.make(
+            libraryFlags: arguments.values("--library"), settingsJSON: settingsJSON, commandLineModel: commandLineModel,
+            environment: context.environment)
+        context.print(arguments.has("--json") ? report.json() : report.text())
+        return report.problems.isEmpty ? 0 : 1
+    }
+
+    /// `--settings`: a JSON object, or `@FILE`.
+    static func settings(from text: String, environment: [String: String]) throws(ArgumentError) -> JSONValue {
+        var bytes = Array(text.utf8)
+        if text.hasPrefix("@") {
+            let path = LibraryPaths.absolute(String(text.dropFirst()), environment: environment)
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw .invalidValue("--settings", text, "a readable file (\(path) could not be read)")
+            }
+            bytes = Array(data)
+        }
+        guard let value = try? JSONValue.parse(bytes), value.objectValue != nil else {
+            throw .invalidValue("--settings", text.count > 60 ? String(text.prefix(59)) + "…" : text, "a JSON object or @FILE")
+        }
+        return value
+    }
+}
+
+/// What `doctor` found, in the shape `--json` prints.
+struct DoctorReport: Encodable {
+    struct LibraryPathReport: Encodable {
+        var path: String
+        /// `directory`, `file`, `missing` or `unusable`.
+        var kind: String
+        var snippets: Int
+        var files: Int
+    }
+
+    struct Library: Encodable {
+        var source: String
+        var paths: [LibraryPathReport]
+        var snippets: Int
+        var files: Int
+        var errors: Int
+        var warnings: Int
+        /// The first few problems, as `check` prints them.
+        var problems: [String]
+    }
+
+    struct Model: Encodable {
+        /// `none`, or where the configuration came from: `--model-url` or `settings`.
+        var source: String
+        var url: String?
+        var name: String?
+        var reachable: Bool?
+        var contextTokens: Int?
+        var detail: String
+    }
+
+    struct Settings: Encodable {
+        var libraries: [String]?
+        var maxCompletionItems: Int
+        var askMarker: String
+        var saveTo: String
+        var resolveVariables: String
+        var triggerCharacters: [String]
+        var problems: [String]
+    }
+
+    var version: String
+    var library: Library
+    var model: Model
+    var settings: Settings
+    /// Everything wrong, one line each, with what to do.
+    var problems: [String]
+
+    /// How many loading problems the report lists.
+    static let listedProblemLimit = 10
+
+    static func make(
+        libraryFlags: [String], settingsJSON: JSONValue?, commandLineModel: ModelConfiguration?,
+        environment: [String: String]
+    ) async -> DoctorReport {
+        var (settings, settingProblems) = ServerSettings(model: commandLineModel).applying(settingsJSON)
+        settingProblems += ModelSettings.environmentProblems(settings.model, environment: environment)
+        let defaults = LibraryPaths.resolve(flags: libraryFlags, environment: environment)
+        let paths = settings.libraries.map { layers in
+            LibraryPaths(
+                layers: layers.map { layer in
+                    var layer = layer
+                    layer.path = LibraryPaths.absolute(layer.path, environment: environment)
+                    return layer
+                },
+                source: .setting)
+        } ?? defaults
+        let loaded = LayerLoading.load(layers: paths.layers)
+        var problems: [String] = []
+
+        let disk = DiskFileSystem()
+        let pathReports = paths.paths.map { path -> LibraryPathReport in
+            let kind: String
+            switch disk.item(at: path) {
+            case .missing: kind = "missing"
+            case .unusable: kind = "unusable"
+            case .directory: kind = "directory"
+            case .file: kind = "file"
+            }
+            let inside = loaded.files.filter { $0.path == path || $0.path.hasPrefix(path.hasSuffix("/") ? path : path + "/") }
+            return LibraryPathReport(path: path, kind: kind, snippets: inside.reduce(0) { $0 + $1.snippets.count }, files: inside.count)
+        }
+        for problem in loaded.loaderDiagnostics where LanguageServer.pathProblemCodes.contains(problem.code) {
+            problems.append(String(LanguageServer.advice(for: problem, paths: paths, mentioningDoctor: false).dropFirst("snippets-lsp: ".count)))
+        }
+        let all = loaded.diagnostics
+        let errors = all.filter { $0.severity == .error }.count
+        let warnings = all.filter { $0.severity == .warning }.count
+        let fileErrors = all.filter { $0.severity == .error && !LanguageServer.pathProblemCodes.contains($0.code) }.count
+        if fileErrors > 0 {
+            problems.append("\(fileErrors) error\(fileErrors == 1 ? "" : "s") in your snippet files: run `snippets-lsp check` to see each with its line.")
+        }
+        if loaded.snippets.isEmpty && pathReports.contains(where: { $0.kind == "directory" || $0.kind == "file" }) {
+            problems.append("The library holds no snippets: add .code-snippets, <language>.json or .snippets files to \(paths.paths.joined(separator: ", ")).")
+        }
+        let listed = all.prefix(listedProblemLimit).map { problem in
+            "\(LibraryPath.path(fromFileURI: problem.uri)):\(problem.position.line + 1):\(problem.position.utf8Column + 1): \(problem.severity.rawValue): \(problem.message)"
+        }
+        let library = Library(
+            source: paths.sourceDescription, paths: pathReports, snippets: loaded.snippets.count, files: loaded.files.count,
+            errors: errors, warnings: warnings, problems: listed)
+
+        let model: Model
+        if let configuration = settings.model {
+            let source = settings.model == commandLineModel ? "--model-url" : "settings"
+            let probe = await OpenAICompatibleModel(configuration: configuration, environment: environment).probe()
+            model = Model(
+                source: source, url: configuration.baseURL.absoluteString, name: configuration.modelName,
+                reachable: probe.isReachable, contextTokens: probe.contextTokens, detail: probe.detail)
+            if !probe.isReachable {
+                problems.append("The model at \(configuration.baseURL.absoluteString) does not answer (\(probe.detail)); asks fall back to the deterministic answer. Start it, or fix the URL.")
+            }
+        } else {
+            model = Model(source: "none", detail: "no model configured: ask answers deterministically from your snippets")
+        }
+        problems += settingProblems.map(\.message)
+
+        let saveTo: String
+        do {
+            saveTo = try SaveSelection.destination(settings: settings, layers: paths.layers, environment: environment)
+        } catch {
+            saveTo = "(cannot save: \(error.message))"
+        }
+        let settingsReport = Settings(
+            libraries: settings.libraries?.map { $0.isNamed ? "\($0.name)=\($0.path)" : $0.path }, maxCompletionItems: settings.maxCompletionItems, askMarker: settings.askMarker,
+            saveTo: saveTo, resolveVariables: settings.resolveVariables.rawValue,
+            triggerCharacters: TriggerCharacters.of(loaded, includingWordCharacters: false), problems: settingProblems.map(\.message))
+        return DoctorReport(
+            version: LanguageServer.serverVersion, library: library, model: model, settings: settingsReport, problems: problems)
+    }
+
+    func text() -> String {
+        var lines = ["snippets-lsp \(version)", "", "Library (\(library.source)):"]
+        for path in library.paths {
+            switch path.kind {
+            case "directory", "file":
+                lines.append("  \(path.path): \(path.kind), \(path.snippets) snippet\(path.snippets == 1 ? "" : "s") in \(path.files) file\(path.files == 1 ? "" : "s")")
+            default:
+                lines.append("  \(path.path): \(path.kind == "missing" ? "does not exist" : "cannot be used")")
+            }
+        }
+        func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+        lines.append(
+            "  total: \(count(library.snippets, "snippet")) in \(count(library.files, "file")), \(count(library.errors, "error")), "
+                + count(library.warnings, "warning"))
+        for problem in library.problems { lines.append("  " + problem) }
+        if library.errors + library.warnings > library.problems.count {
+            lines.append("  ... run `snippets-lsp check` for every problem")
+        }
+        lines += ["", "Model:"]
+        if let url = model.url {
+            let name = model.name.map { ", model \($0)" } ?? ""
+            lines.append("  \(url)\(name) (from \(model.source)): \(model.reachable == true ? "reachable" : "NOT reachable"), \(model.detail)")
+        } else {
+            lines.append("  " + model.detail)
+        }
+        lines += [
+            "", "Editor settings in effect:",
+            "  libraries           " + (settings.libraries.map { $0.joined(separator: ", ") } ?? "(not set: the library paths above)"),
+            "  maxCompletionItems  \(settings.maxCompletionItems)",
+            "  askMarker           \(settings.askMarker)",
+            "  saveTo              \(settings.saveTo)",
+            "  resolveVariables    \(settings.resolveVariables)",
+            "  triggerCharacters   "
+                + (settings.triggerCharacters.isEmpty ? "(none besides words)" : settings.triggerCharacters.joined(separator: " "))
+                + " (Neovim also gets the triggers' letters and digits)",
+        ]
+        lines.append("")
+        if problems.isEmpty {
+            lines.append("No problems found.")
+        } else {
+            lines.append("Problems:")
+            for problem in problems { lines.append("  - " + problem) }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

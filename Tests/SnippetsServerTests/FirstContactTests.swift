@@ -1,0 +1,136 @@
+import Foundation
+import SnippetsCore
+import Testing
+
+@testable import SnippetsServer
+
+private let completionRegistration: JSONValue = ["textDocument": ["completion": ["dynamicRegistration": true]]]
+
+/// A new user's first minute: requests sent while the library loads, trigger characters, a library path that
+/// does not exist, `~` in the `libraries` setting.
+struct FirstContactTests {
+    /// Sends `initialize` (and `initialized`) without waiting for the first load, as an editor does.
+    private func start(_ client: TestClient, capabilities: JSONValue = [:], options: JSONValue? = nil) async throws -> JSONValue {
+        var params: [String: JSONValue] = ["processId": .null, "capabilities": capabilities]
+        if let options { params["initializationOptions"] = options }
+        let result = try await client.result("initialize", .object(params))
+        client.notify("initialized", [:])
+        return result
+    }
+
+    private func completionParams(_ uri: String, character: Int) -> JSONValue {
+        ["textDocument": ["uri": .string(uri)], "position": ["line": 0, "character": .int(character)]]
+    }
+
+    @Test func aCompletionSentWhileTheLibraryLoadsWaitsForItInsteadOfAnsweringAFinalEmptyList() async throws {
+        let library = TestLibrary([makeFile([makeSnippet("Hello", triggers: ["hello"], body: "hello()")])])
+        library.setLoadDelay(.milliseconds(400))
+        let client = TestClient(library: library)
+        // A client that registers completion later gets its `initialize` reply at once, before the load ends.
+        _ = try await start(client, capabilities: completionRegistration)
+        client.open("file:///w/a.txt", language: "plaintext", text: "hel")
+        let list = try await client.complete("file:///w/a.txt", line: 0, character: 3)
+        #expect(list.items.map(\.label) == ["hello"])
+        let ask = try await client.result("snippets/ask", ["question": "hello"])
+        #expect(ask["status"] == "answered")
+    }
+
+    @Test func aLoadSlowerThanTheWaitGetsAnIncompleteListAndTheStillLoadingError() async throws {
+        let library = TestLibrary([makeFile([makeSnippet("Hello", triggers: ["hello"], body: "hello()")])])
+        library.setLoadDelay(.seconds(3))
+        let client = TestClient(library: library, firstLoadWait: .milliseconds(100))
+        _ = try await start(client, capabilities: completionRegistration)
+        client.open("file:///w/a.txt", language: "plaintext", text: "hel")
+        let list = try await client.complete("file:///w/a.txt", line: 0, character: 3)
+        #expect(list.items.isEmpty)
+        #expect(list.isIncomplete, "a final empty list would be cached by the client")
+        let ask = await client.request("snippets/ask", ["question": "hello"])
+        guard case .failure(let error) = ask else {
+            Issue.record("ask about an unread library answered \(String(describing: ask))")
+            return
+        }
+        #expect(error.code == -32803)
+        #expect(error.message.contains("still loading"))
+        // Once loaded, the same request finds the snippet.
+        try await client.nextLoad()
+        #expect(try await client.complete("file:///w/a.txt", line: 0, character: 3).items.map(\.label) == ["hello"])
+    }
+
+    @Test func initializeAdvertisesTheCharactersOfTheLibrarysTriggers() async throws {
+        let library = TestLibrary([
+            makeFile([
+                makeSnippet("Doctype", triggers: ["!doc"], body: "<!doctype html>"),
+                makeSnippet("Include", triggers: ["#inc"], body: "#include <$1>"),
+                makeSnippet("Function", triggers: ["fn"], body: "fn $1() {}"),
+            ])
+        ])
+        let client = TestClient(library: library)
+        let result = try await client.initialize()
+        let characters = try #require(result["capabilities"]?["completionProvider"]?["triggerCharacters"]?.arrayValue)
+        // Letters would make lsp-mode complete a typed word from an empty prefix; clients complete words anyway.
+        #expect(characters == ["!", "#"])
+        // Neovim completes as you type only on trigger characters, so it gets the letters too.
+        let neovim = TestClient(library: library)
+        let neovimResult = try await neovim.initialize(clientName: "Neovim")
+        let all = neovimResult["capabilities"]?["completionProvider"]?["triggerCharacters"]?.arrayValue ?? []
+        #expect(Set(all.compactMap(\.stringValue)) == ["!", "#", "c", "d", "f", "i", "n", "o"])
+        #expect(result["capabilities"]?["completionProvider"]?["resolveProvider"] == true)
+        #expect(result["serverInfo"]?["version"]?.stringValue == LanguageServer.serverVersion)
+        // Typing the first character of a non-word trigger offers it.
+        client.open("file:///w/a.html", language: "html", text: "!")
+        #expect(try await client.complete("file:///w/a.html", line: 0, character: 1).items.map(\.label) == ["!doc"])
+    }
+
+    @Test func aClientThatRegistersCompletionGetsTheTriggerCharactersByRegistrationAndAgainOnReload() async throws {
+        let library = TestLibrary([makeFile([makeSnippet("Doctype", triggers: ["!d"], body: "<!doctype html>")])])
+        let client = TestClient(library: library)
+        let result = try await start(client, capabilities: completionRegistration)
+        #expect(result["capabilities"]?["completionProvider"] == nil, "a static provider too would answer twice")
+        let registration = try #require(await client.notification("client/registerCapability"))
+        let registered = try #require(registration["registrations"]?.arrayValue?.first)
+        #expect(registered["method"] == "textDocument/completion")
+        #expect(registered["registerOptions"]?["triggerCharacters"] == ["!"])
+
+        library.put(makeFile([makeSnippet("At", triggers: ["@x"], body: "@x")]))
+        client.notify("workspace/didChangeWatchedFiles", ["changes": []])
+        try await client.nextLoad()
+        let unregistration = try #require(await client.notification("client/unregisterCapability"))
+        #expect(unregistration["unregisterations"]?.arrayValue?.first?["id"] == registered["id"])
+        let again = try #require(await client.notification("client/registerCapability"))
+        #expect(again["registrations"]?.arrayValue?.first?["registerOptions"]?["triggerCharacters"] == ["@"])
+    }
+
+    @Test func aMissingLibraryPathIsShownOnceNamingThePathAndWhatToDoAndStaysADiagnostic() async throws {
+        let missing = "/nonexistent-\(UUID().uuidString)/snippets"
+        let client = TestClient(diskLibrary: [missing])
+        try await client.initialize()
+        let warning = try #require(await client.notification("window/showMessage"))
+        #expect(warning["type"] == 2)
+        let message = try #require(warning["message"]?.stringValue)
+        #expect(message.contains("'\(missing)' does not exist"))
+        #expect(message.contains("Create it"))
+        #expect(message.contains("snippets-lsp doctor"))
+        let diagnostics = try #require(await client.notification("textDocument/publishDiagnostics"))
+        #expect(diagnostics["uri"]?.stringValue == LibraryPath.fileURI(missing))
+        #expect(diagnostics["diagnostics"]?.arrayValue?.first?["message"]?.stringValue?.contains("does not exist") == true)
+        // Asking says the library could not be read, naming the path.
+        let ask = try await client.result("snippets/ask", ["question": "invoice reminder"])
+        #expect(ask["status"] == "libraryUnreadable")
+        #expect(ask["reason"]?["message"]?.stringValue?.contains(missing) == true)
+        // Told once: a reload does not repeat the warning.
+        client.notify("workspace/didChangeWatchedFiles", ["changes": []])
+        try await client.nextLoad()
+        #expect(await client.notification("window/showMessage", timeout: .milliseconds(300)) == nil)
+    }
+
+    @Test func tildeInTheLibrariesSettingResolvesAgainstHOMELikeTheCommandLine() async throws {
+        let library = TestLibrary()
+        let environment = ["HOME": "/home/tester"]
+        let client = TestClient(library: library, environment: environment)
+        try await client.initialize(options: ["libraries": ["~/notes/snippets", "~"]])
+        #expect(library.pathsLoaded.last == ["/home/tester/notes/snippets", "/home/tester"])
+        let flags = LibraryPaths.resolve(flags: ["~/notes/snippets", "~"], environment: environment, currentDirectory: "/cwd")
+        #expect(flags.paths == library.pathsLoaded.last)
+        #expect(LibraryPaths.absolute("~/saved.code-snippets", environment: environment) == "/home/tester/saved.code-snippets")
+    }
+}
