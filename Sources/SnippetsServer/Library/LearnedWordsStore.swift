@@ -22,7 +22,7 @@ public enum LearnError: Error, Hashable, Sendable, CustomStringConvertible {
         case .ambiguousTitle(let title, let locations):
             "several snippets are titled \"\(title)\" (\(locations.joined(separator: ", "))); give its identifier instead"
         case .outsideLibrary(let title): "\"\(title)\" is not in a library folder, so there is nowhere to keep what it learned"
-        case .readOnly(let folder): "the library folder \(folder) is in a read-only library layer; nothing was learned"
+        case .readOnly(let folder): "the library folder \(folder) is read-only; nothing was learned"
         case .disabled: "learning is switched off (setting `learning: false` or `--no-learning`)"
         case .notWritten(let path, let reason): "\(path): \(reason)"
         }

@@ -97,11 +97,11 @@ let overdueQuestion = "how do I chase an overdue invoice?"
     }
 
     @Test func anUnreachableModelCostsAtMostItsTimeout() async throws {
-        let server = try FakeModelServer { _ in .stall(seconds: 10) }
+        let server = try FakeModelServer { _ in .stall(seconds: 60) }
         let started = Date()
         let result = try await askWithModel(overdueQuestion, server, timeout: 0.5)
-        // One timeout (the words stage), then no pick: far below the server's 10 s stall, with slack for load.
-        #expect(Date().timeIntervalSince(started) < 5)
+        // One timeout (the words stage), then no pick: far below the server's 60 s stall, with slack for load.
+        #expect(Date().timeIntervalSince(started) < 20)
         #expect(server.requests.count == 1)
         #expect(result.status == .fallback)
         #expect(result.reason?.code == .modelTimeout)

@@ -14,10 +14,10 @@ import Testing
             request.path == "/props" ? props(4096) : FakeModelServer.completion(huge)
         }
         let started = Date()
-        let error = await fault { () throws(AskModelError) in try await client(server, timeout: 20).searchWords(question: "q") }
+        let error = await fault { () throws(AskModelError) in try await client(server, timeout: 60).searchWords(question: "q") }
         #expect(error?.reasonCode == .modelSchemaMismatch, "\(String(describing: error))")
         #expect(error?.description.contains("longer than 4 MB") == true, "\(String(describing: error))")
-        #expect(Date().timeIntervalSince(started) < 10, "the cut-off waited for the deadline")
+        #expect(Date().timeIntervalSince(started) < 30, "the cut-off waited for the 60 s deadline")
     }
 
     @Test func aReplyJustUnderTheLimitIsStillRead() async throws {
