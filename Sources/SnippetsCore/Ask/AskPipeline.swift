@@ -21,11 +21,18 @@ public struct AskPipeline: Sendable {
     public let index: TokenIndex
     public let model: (any AskModel)?
     public let picker: CandidatePicker
+    /// What every ask needs about the whole library, computed once per library.
+    public let facts: AskLibraryFacts
 
-    /// A pipeline over `library`, searching `index` (built from the same library).
-    public init(library: SnippetLibrary, index: TokenIndex, model: (any AskModel)? = nil, picker: CandidatePicker = .init()) {
+    /// A pipeline over `library`, searching `index` (built from the same library). Pass `facts` kept with the
+    /// library (one per snapshot) so that an ask does no work proportional to the library's size.
+    public init(
+        library: SnippetLibrary, index: TokenIndex, facts: AskLibraryFacts? = nil, model: (any AskModel)? = nil,
+        picker: CandidatePicker = .init()
+    ) {
         self.library = library
         self.index = index
+        self.facts = facts ?? AskLibraryFacts(library: library)
         self.model = model
         self.picker = picker
     }
@@ -80,7 +87,7 @@ public struct AskPipeline: Sendable {
         try Self.checkCancellation()
         let candidateEntries = candidates.map(AskCandidate.init)
         let evidence = candidates.map(SnippetEvidence.init)
-        let audit = AnswerAudit(question: question, evidence: evidence, library: library)
+        let audit = AnswerAudit(question: question, evidence: evidence, facts: facts.facts)
 
         guard !candidates.isEmpty else {
             let searched = terms.joined(separator: ", ")
@@ -141,6 +148,12 @@ public struct AskPipeline: Sendable {
 
         await progress(.checking)
         if reply.status == .noneFit && reply.cited.isEmpty {
+            // Where the question's own words clearly name snippets, a model that finds none is overruled.
+            if deterministic != nil {
+                return deterministicResult(
+                    status: .fallback,
+                    reason: Self.disagreement("said none of the \(candidates.count) matching snippet\(candidates.count == 1 ? "" : "s") answers the question"))
+            }
             return AskResult(
                 status: .noMatch, answer: "None of the snippets that share words with the question answers it.",
                 searchTerms: terms, candidates: candidateEntries,
@@ -151,7 +164,24 @@ public struct AskPipeline: Sendable {
         let draft = Self.draft(for: reply, candidates: candidates)
         let failures = audit.failures(of: draft)
         if failures.isEmpty {
-            return finished(draft, status: .answered, terms: terms, candidates: candidateEntries, reason: nil)
+            guard let deterministic else {
+                // The deterministic picker abstains: this is where a model helps (questions in other words).
+                return finished(draft, status: .answered, terms: terms, candidates: candidateEntries, reason: nil)
+            }
+            // The deterministic picker is confident: the model may confirm its picks, not drop them or add to them.
+            let modelCited = Set(draft.citations.map(\.citedID))
+            let confident = Set(deterministic.citations.map(\.citedID))
+            let leftOut = confident.subtracting(modelCited).count
+            if leftOut > 0 {
+                return deterministicResult(
+                    status: .fallback,
+                    reason: Self.disagreement(
+                        confident.count == 1
+                            ? "left out the snippet they match" : "left out \(leftOut) of the \(confident.count) snippets they match"))
+            }
+            return finished(
+                modelCited == confident ? draft : deterministic, status: .answered, terms: terms, candidates: candidateEntries,
+                reason: nil)
         }
         let rules = AuditRule.allCases.filter { rule in failures.contains { $0.rule == rule } }
         return deterministicResult(
@@ -167,7 +197,7 @@ public struct AskPipeline: Sendable {
     private func scopedWords(of question: String, language: String?) -> (words: [QuestionWord], language: String?) {
         var words = QuestionWord.words(in: question)
         guard language == nil else { return (words, language) }
-        let scopes = Set(library.snippets.lazy.flatMap(\.scopes).map { $0.lowercased() })
+        let scopes = facts.facts.scopeNames
         let named = Set(words.map(\.word).filter(scopes.contains))
         guard named.count == 1, let scope = named.first, words.count > 1 else { return (words, nil) }
         words.removeAll { $0.word == scope }
@@ -178,13 +208,14 @@ public struct AskPipeline: Sendable {
     private func deterministicAnswer(
         words: [QuestionWord], language: String?, candidates: [SnippetEvidence], audit: AnswerAudit
     ) -> DraftAnswer? {
-        let inScope = library.snippets.filter { library.applies($0, toLanguage: language) }
+        let facts = facts.facts
+        let inScope = facts.inScopeCount(language: language, library: library)
         let weighed = words.filter { !$0.isCompound }
         let weights = weighed.map { word in
             // Snippets that contain the word, plus those scoped to a language of that name (see `SnippetEvidence.stems`).
-            let scoped = inScope.lazy.filter { $0.scopes.contains(word.word) || $0.scopes.contains(word.stem) }.count
-            let containing = index.search(terms: word.forms, language: language, limit: 1).totalMatches
-            return CandidatePicker.weight(documentFrequency: min(containing + scoped, inScope.count), snippetCount: inScope.count)
+            let scoped = facts.scopedCount(named: [word.word, word.stem], language: language, library: library)
+            let containing = index.documentFrequency(of: word.forms, language: language)
+            return CandidatePicker.weight(documentFrequency: min(containing + scoped, inScope), snippetCount: inScope)
         }
         let supports = picker.supports(for: weighed, weights: weights, candidates: candidates)
         let picked = picker.picks(from: supports).compactMap { id in candidates.first { $0.snippet.id == id }?.snippet }
@@ -207,7 +238,7 @@ public struct AskPipeline: Sendable {
         switch reply.status {
         case .answered:
             var draft = AnswerComposer.naming(
-                reply.cited.compactMap { id in titleByID[id].map { (id: id, title: $0) } }, note: reply.note)
+                reply.cited.compactMap { id in titleByID[id].map { (id: id, title: $0) } }, note: reply.note.sentence)
             draft.citations += unknown
             return draft
         case .noneFit:
@@ -230,6 +261,13 @@ public struct AskPipeline: Sendable {
         return AskResult(
             status: status, answer: draft.text, searchTerms: terms, citations: citations, candidates: candidates,
             reason: reason)
+    }
+
+    /// The `modelDisagreed` reason: the model `what` ("left out 1 of the 2 snippets ...").
+    private static func disagreement(_ what: String) -> AskReason {
+        AskReason(
+            code: .modelDisagreed,
+            message: "The model disagreed with the question's own words (it \(what)), so this answer was put together from the matching snippets directly.")
     }
 
     private static func fallbackMessage(for fault: AskModelError) -> String {

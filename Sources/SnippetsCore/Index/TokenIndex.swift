@@ -235,6 +235,35 @@ public struct TokenIndex: Sendable {
         return results(from: accumulator, terms: distinctTerms, triggerQuery: nil, language: language, limit: limit)
     }
 
+    /// How many snippets (of those that apply in `language`; all when nil) `search(terms:language:)` would match
+    /// for `terms`: its `totalMatches`, counted from the terms' postings only, without ranking or touching a slot
+    /// per snippet of the library.
+    public func documentFrequency(of terms: [String], language: String? = nil) -> Int {
+        var tokens: [Int32] = []
+        for term in terms.prefix(Accumulator.maximumTerms) {
+            let lowered = term.lowercased()
+            guard !lowered.isEmpty else { continue }
+            if let id = self.tokens.find(lowered), !tokens.contains(id) { tokens.append(id) }
+            for id in stemGroups[EnglishStemmer.stem(lowered)] ?? [] where !tokens.contains(id) { tokens.append(id) }
+        }
+        let allowedScopes = allowedScopes(forLanguage: language)
+        // Each token's postings are in snippet order: a merge counts each snippet once.
+        var cursors = tokens.map { Int(postingStarts[Int($0)]) }
+        let ends = tokens.map { Int(postingStarts[Int($0) + 1]) }
+        var count = 0
+        while true {
+            var smallest = UInt32.max
+            for (number, cursor) in cursors.enumerated() where cursor < ends[number] {
+                smallest = min(smallest, postings[cursor] >> Self.snippetShift)
+            }
+            guard smallest != .max else { return count }
+            for number in cursors.indices where cursors[number] < ends[number] && postings[cursors[number]] >> Self.snippetShift == smallest {
+                cursors[number] += 1
+            }
+            if applies(Int(smallest), allowedScopes: allowedScopes) { count += 1 }
+        }
+    }
+
     /// The inverse document frequency of a token found in `documentFrequency` snippets.
     private func inverseDocumentFrequency(_ documentFrequency: Int) -> Float {
         Float(log(1 + Double(snippetCount) / Double(max(documentFrequency, 1))))

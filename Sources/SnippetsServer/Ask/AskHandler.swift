@@ -29,7 +29,8 @@ public enum AskHandler: RequestHandler {
             throw ResponseError(code: -32803, message: "snippets/ask: the snippet library is still loading; ask again in a moment")
         }
         let pipeline = AskPipeline(
-            library: snapshot.library, index: snapshot.index ?? TokenIndex(library: snapshot.library), model: model)
+            library: snapshot.library, index: snapshot.index ?? TokenIndex(library: snapshot.library), facts: snapshot.askFacts,
+            model: model)
         let token = params.workDoneToken
         if let token {
             await context.notify(
