@@ -53,7 +53,8 @@ public struct AskPipeline: Sendable {
         if let unusable = LibraryState.result(for: library) { return unusable }
 
         let (words, language) = scopedWords(of: question, language: request.language)
-        var terms = Self.uniqued(words.flatMap(\.forms))
+        let ownTerms = Self.uniqued(words.flatMap(\.forms))
+        var terms = ownTerms
 
         await progress(.searching)
         var modelFault: AskModelError?
@@ -77,16 +78,43 @@ public struct AskPipeline: Sendable {
         }
 
         // Retrieval: real snippets only, each looked up again by its identifier on the way out.
-        let hits = index.search(terms: terms, language: language, limit: limit).hits
-        let candidates = hits.compactMap { hit -> Snippet? in
-            guard let snippet = library.snippet(withID: hit.snippetID),
-                library.applies(snippet, toLanguage: language)
-            else { return nil }
-            return snippet
+        func retrieve(_ terms: [String]) -> [Snippet] {
+            index.search(terms: terms, language: language, limit: limit).hits.compactMap { hit -> Snippet? in
+                guard let snippet = library.snippet(withID: hit.snippetID),
+                    library.applies(snippet, toLanguage: language)
+                else { return nil }
+                return snippet
+            }
         }
+        var candidates = retrieve(terms)
+        // The deterministic pick reads what the question's own words retrieve, so a model's words never change it.
+        let ownCandidates = terms == ownTerms ? candidates : retrieve(ownTerms)
+        let ownEvidence = ownCandidates.map(SnippetEvidence.init)
         try Self.checkCancellation()
+        // The deterministic pick: the answer when there is no model, and the replacement whenever the model fails.
+        let deterministic =
+            ownCandidates.isEmpty
+            ? nil
+            : deterministicAnswer(
+                words: words, language: language, candidates: ownEvidence,
+                audit: AnswerAudit(question: question, evidence: ownEvidence, facts: facts.facts))
+        if let deterministic {
+            // The model is shown what the deterministic picker chose, so that it can confirm it.
+            let picked = deterministic.citations.compactMap { citation in ownCandidates.first { $0.id.rawValue == citation.citedID } }
+            let missing = picked.filter { pick in !candidates.contains { $0.id == pick.id } }
+            if !missing.isEmpty {
+                // Room is made by dropping the weakest candidates that are not picks.
+                let pickedIDs = Set(picked.map(\.id))
+                candidates = missing + candidates
+                var position = candidates.count - 1
+                while candidates.count > max(limit, picked.count) && position >= 0 {
+                    if !pickedIDs.contains(candidates[position].id) { candidates.remove(at: position) }
+                    position -= 1
+                }
+            }
+        }
         let candidateEntries = candidates.map(AskCandidate.init)
-        let evidence = candidates.map(SnippetEvidence.init)
+        let evidence = terms == ownTerms ? ownEvidence : candidates.map(SnippetEvidence.init)
         let audit = AnswerAudit(question: question, evidence: evidence, facts: facts.facts)
 
         guard !candidates.isEmpty else {
@@ -102,9 +130,6 @@ public struct AskPipeline: Sendable {
                 status: .noMatch, answer: "Nothing in your library matches this question.", searchTerms: terms,
                 reason: AskReason(code: .nothingRetrieved, message: "No snippet contains any of the searched words: \(searched)."))
         }
-
-        // The deterministic pick: the answer when there is no model, and the replacement whenever the model fails.
-        let deterministic = deterministicAnswer(words: words, language: language, candidates: evidence, audit: audit)
 
         func deterministicResult(status: AskStatus, reason: AskReason?) -> AskResult {
             if let deterministic {
