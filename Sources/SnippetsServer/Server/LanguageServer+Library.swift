@@ -34,6 +34,8 @@ extension LanguageServer {
             let served = lastGood.serving(loaded)
             let snapshot = LibrarySnapshot(library: served, index: TokenIndex(library: served), generation: generation)
             await self.install(snapshot, lastGood: lastGood, loaded: loaded)
+            // After the swap, so completions are served first: the first ask then finds its facts ready.
+            snapshot.askFacts.prepare()
         }
     }
 
