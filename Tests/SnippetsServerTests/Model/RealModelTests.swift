@@ -104,14 +104,4 @@ struct RealModelTests {
             #expect(error.reasonCode == .contextTooLong, "\(error): \(String(decoding: reply.body.prefix(300), as: UTF8.self))")
         }
     }
-
-    @Test func theBatteryKeepsItsInvariantsWithTheModel() async throws {
-        let batteryPath = URL(fileURLWithPath: personalCorpus).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("eval/personal-battery.json")
-        let battery = try JSONDecoder().decode(ProbeBattery.self, from: Data(contentsOf: batteryPath))
-        let subset = ProbeBattery(library: battery.library, probes: Array(battery.probes.prefix(12)))
-        let evaluation = try await AskEvaluation.run(subset, library: library, model: model)
-        #expect(evaluation.overall.invariantsHold, "\(evaluation.text())")
-        #expect(evaluation.outcomes.contains { $0.askedModel })
-    }
 }
