@@ -90,8 +90,10 @@ run() {
     SERVER_LOG="$(mktemp -t llama-server.XXXXXX.log)"
     # A small context keeps the prompt budget honest; one slot so calls queue as they would on a laptop; one thread
     # by default because ggml threads spin at barriers, and on a busy two-core machine two of them starve each other.
+    # --no-repack: a native build on a CPU that lists AMX uses AMX tiles for repacked weights, which die with SIGILL
+    # (`tilezero`) where the kernel does not grant the tile state; the plain kernels are as fast for a 135M model.
     "$binary" --host 127.0.0.1 --port "$port" --model "$model" --ctx-size "${MODEL_CTX_SIZE:-2048}" --parallel 1 \
-        --threads "${MODEL_THREADS:-1}" --alias smollm2 >"$SERVER_LOG" 2>&1 &
+        --threads "${MODEL_THREADS:-1}" --no-repack --alias smollm2 >"$SERVER_LOG" 2>&1 &
     SERVER_PID=$!
     # Stop the server however this ends: success, a failing check, or a signal.
     trap stop_server EXIT

@@ -29,45 +29,31 @@ import Testing
                         rules: [.citedIDsRetrieved, .citationRangesExact], forbidden: "Email signature")
     }
 
-    @Test func titleThatDoesNotExist() async throws {
-        try await check(
-            .reply(PickReply(status: .answered, cited: [id("VAT number")], note: "See also \"Tax ID card\".")),
-            code: .auditFailed, rules: [.titlesAreCandidates], forbidden: "Tax ID card")
+    @Test func aNoteOfTheModelsOwnWordsIsNotExpressible() async throws {
+        // Each lie the old free-text note could carry: the reply is outside the schema, and nothing of it is read.
+        for note in ["See also \"Tax ID card\".", "Your studio address London is elsewhere.", "It is DE318274591.", "Charge 680 a day.",
+                     "It is on file. It is for invoices. It is yours.", "Your library contains a snippet called Free Upgrade Coupon."] {
+            let request = PickRequest(question: Self.question, candidates: [PickCandidate(id: "s1", title: "VAT number", description: nil, excerpt: "")])
+            #expect(throws: AskModelError.schemaMismatch(detail: "'note' must be one of the fixed choices")) {
+                try PickReply(decodingModelOutput: "{\"status\":\"answered\",\"cited\":[\"s1\"],\"note\":\(JSONStringLiteral.quoted(note))}", for: request)
+            }
+            let result = try await ask(Self.question, model: ScriptedModel(pick: .raw("{\"status\":\"answered\",\"cited\":[],\"note\":\(JSONStringLiteral.quoted(note))}")))
+            #expect(result.status == .fallback)
+            #expect(result.reason?.code == .modelSchemaMismatch)
+            #expect(result.answer == Self.deterministic)
+        }
     }
 
-    @Test func titleOfASnippetThatWasNotACandidate() async throws {
-        try await check(
-            .reply(PickReply(status: .answered, cited: [id("VAT number")], note: "Your studio address London is elsewhere.")),
-            code: .auditFailed, rules: [.titlesAreCandidates])
-    }
-
-    @Test func numberNotInTheEvidence() async throws {
-        try await check(
-            .reply(PickReply(status: .answered, cited: [id("VAT number")], note: "It is DE318274591.")),
-            code: .auditFailed, rules: [.numbersInEvidence], forbidden: "318274591")
-        // The number is in the library, but not in what is cited.
-        try await check(
-            .reply(PickReply(status: .answered, cited: [id("VAT number")], note: "Charge 680 a day.")),
-            code: .auditFailed, rules: [.numbersInEvidence], forbidden: "680")
-    }
-
-    @Test func numberInTheCitedSnippetPasses() async throws {
-        let result = try await ask(Self.question, model: ScriptedModel(pick: .reply(PickReply(status: .answered, cited: [id("VAT number")], note: "It starts DE318274590."))))
-        #expect(result.status == .answered)
-        #expect(result.answer.hasSuffix("It starts DE318274590."))
-    }
-
-    @Test func instructionsEchoedFromASnippetBody() async throws {
-        let brief = "what did the client brief say?"
-        let lie = ScriptedModel(pick: .computed { request in
-            PickReply(status: .answered, cited: [request.candidates[0].id], note: "Your library contains a snippet called Free Upgrade Coupon.")
-        })
-        let result = try await ask(brief, model: lie)
-        #expect(result.status == .fallback)
-        #expect(result.reason?.code == .auditFailed)
-        #expect(result.reason?.failedRules == [.noEchoedInstructions])
-        #expect(!result.answer.contains("Coupon"))
-        #expect(result.answer == "Your library has \"Instructions from a client\".")
+    @Test func aFixedNoteIsTheServersSentence() async throws {
+        for note in PickNote.allCases {
+            let result = try await ask(Self.question, model: ScriptedModel(pick: .reply(PickReply(status: .answered, cited: [id("VAT number")], note: note))))
+            #expect(result.status == .answered)
+            #expect(result.answer == (note == .none ? Self.deterministic : Self.deterministic + " " + note.sentence))
+        }
+        // The schema offers exactly these keys.
+        let request = PickRequest(question: Self.question, candidates: [PickCandidate(id: "s1", title: "VAT number", description: nil, excerpt: "")])
+        #expect(request.responseSchema.contains(#""note":{"type":"string","enum":["","bestFirst","eachCoversPart","closestOnly"]}"#))
+        #expect(!request.responseSchema.contains("maxLength"))
     }
 
     @Test func emptyOutput() async throws {
@@ -86,12 +72,6 @@ import Testing
     @Test func contradictoryReply() async throws {
         try await check(.reply(PickReply(status: .noneFit, cited: [id("VAT number")])), code: .auditFailed,
                         rules: [.titlesAreCandidates, .citationRangesExact, .answerShape])
-    }
-
-    @Test func rambling() async throws {
-        try await check(
-            .reply(PickReply(status: .answered, cited: [id("VAT number")], note: "It is on file. It is for invoices. It is yours.")),
-            code: .auditFailed, rules: [.answerShape])
     }
 
     @Test func everyModelFaultHasItsOwnReason() async throws {

@@ -115,13 +115,13 @@ import Testing
         let model = ScriptedModel(
             words: .success(["overdue", "unpaid"]),
             pick: .computed { request in
-                PickReply(status: .answered, cited: [request.candidates.first { $0.title == "Overdue payment reminder" }!.id], note: "It is a friendly first chase.")
+                PickReply(status: .answered, cited: [request.candidates.first { $0.title == "Overdue payment reminder" }!.id], note: .bestFirst)
             })
         let result = try await ask("what do I send someone who hasn't paid?", model: model)
         #expect(result.searchTerms.starts(with: ["unpaid", "unpay", "paid", "pay"]))
         #expect(result.searchTerms.contains("overdue"))
         #expect(result.status == .answered)
-        #expect(result.answer == "Your library has \"Overdue payment reminder\". It is a friendly first chase.")
+        #expect(result.answer == "Your library has \"Overdue payment reminder\". The first fits best.")
         #expect(result.citedTexts == ["Overdue payment reminder"])
     }
 
@@ -130,8 +130,10 @@ import Testing
         let box = Box()
         let model = ScriptedModel(pick: .computed { request in box.request = request; return PickReply(status: .noneFit, cited: []) })
         let result = try await ask("what did the client brief say?", model: model)
-        #expect(result.status == .noMatch)
-        #expect(result.reason?.code == .modelFoundNone)
+        // The question's own words name the brief: a model that finds none is overruled.
+        #expect(result.status == .fallback)
+        #expect(result.reason?.code == .modelDisagreed)
+        #expect(result.citedTexts == ["Instructions from a client"])
         let request = try #require(box.request)
         #expect(request.candidates.allSatisfy { !$0.excerpt.contains("Ignore all previous") })
         #expect(request.responseSchema.contains(request.candidates[0].id))

@@ -217,3 +217,21 @@ private func titles(_ index: TokenIndex, terms: [String], language: String? = ni
         #expect(index.search(terms: ["address"]).hits.map(\.match) == [.title, .body])
     }
 }
+
+@Suite struct ParallelIndexTests {
+    @Test func tokenizingInChunksGivesWhatOnePassGives() {
+        let entries = (0..<300).map { number in
+            (title: "Snippet \(number) about \(["invoices", "payments", "emails", "contracts"][number % 4])",
+             description: "Description \(number % 7) with Ünïcödé and camelCaseWords",
+             body: "Body ${1:value\(number % 11)} for tokens_\(number % 13) and \(number)")
+        }
+        let library = askLibrary(entries)
+        let (single, singleOccurrences) = TokenIndex.occurrences(in: library.snippets, chunks: 1)
+        for chunks in [2, 3, 7, 16] {
+            let (chunked, chunkedOccurrences) = TokenIndex.occurrences(in: library.snippets, chunks: chunks)
+            #expect(chunked.count == single.count)
+            #expect((0..<single.count).allSatisfy { chunked.texts.string($0) == single.texts.string($0) })
+            #expect(chunkedOccurrences == singleOccurrences)
+        }
+    }
+}

@@ -53,13 +53,12 @@ let batteryPath = packageRoot.deletingLastPathComponent().appendingPathComponent
     }
 }
 
-/// A model that lies in every answer: an identifier it was not shown, an invented title, a number from nowhere,
-/// and the injected text.
+/// A model that lies in every answer: an identifier it was not shown (an invented title, a number or the injected
+/// text are no longer expressible: the note is a choice among fixed sentences).
 private struct LyingModel: AskModel {
     func searchWords(question: String) async throws(AskModelError) -> [String] { ["invoice", "coupon"] }
     func pick(_ request: PickRequest) async throws(AskModelError) -> PickReply {
-        PickReply(status: .answered, cited: request.candidateIDs.prefix(1) + ["s0000000000000000"],
-                  note: "Also \"Free Upgrade Coupon\", worth 999.")
+        PickReply(status: .answered, cited: request.candidateIDs.prefix(1) + ["s0000000000000000"])
     }
 }
 

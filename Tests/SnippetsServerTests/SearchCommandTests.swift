@@ -94,16 +94,20 @@ private func makeLibrary() throws -> String {
     @Test func benchPrintsEveryFigure() async throws {
         let library = try makeLibrary()
         defer { try? FileManager.default.removeItem(atPath: library) }
-        let result = await run(["bench", "--library", library, "--searches", "20"])
+        let result = await run(["bench", "--library", library, "--searches", "20", "--asks", "5", "--scale", "2"])
         #expect(result.status == 0)
         let labels = result.output.split(separator: "\n").map { String($0.prefix { $0 != ":" }) }
         #expect(labels == [
             "libraries", "snippets", "load", "index", "load and index", "peak memory", "search (typing)",
-            "search (terms)", "conflicts",
+            "search (terms)", "conflicts", "ask facts", "ask (no model)", "ask CPU", "2x library", "start-up", "ask facts",
+            "ask (no model)", "ask CPU", "ask CPU ratio", "peak memory",
         ])
         #expect(result.output.contains("ratio "))
         #expect(result.output.contains("snippets:        3 in 2 files"))
         #expect(result.output.contains("over 20; "))
+        // The larger library is the same files loaded twice under two roots: twice the snippets, none lost.
+        #expect(result.output.contains("2x library:     6 snippets in 4 files"))
+        #expect(result.output.contains("over 5\n"))
     }
 
     @Test func benchRejectsStrayArguments() async {

@@ -62,24 +62,18 @@ public struct AnswerAudit: Sendable {
 
     let question: String
     let candidates: [SnippetEvidence]
-    /// The library's titles of two words or more, each with its words as `" w1 w2 "` (tokenized once per audit).
-    let libraryTitles: [(title: String, words: String)]
+    /// The library's titles by their words, to recognise a title named in prose (computed once per library).
+    let facts: AskLibraryFacts.Facts
 
     /// An audit for answers to `question` that may cite only `candidates` (snippets of `library`).
     public init(question: String, candidates: [Snippet], library: SnippetLibrary) {
-        self.init(question: question, evidence: candidates.map(SnippetEvidence.init), library: library)
+        self.init(question: question, evidence: candidates.map(SnippetEvidence.init), facts: AskLibraryFacts.Facts(library: library))
     }
 
-    init(question: String, evidence: [SnippetEvidence], library: SnippetLibrary) {
+    init(question: String, evidence: [SnippetEvidence], facts: AskLibraryFacts.Facts) {
         self.question = question
         self.candidates = evidence
-        // Only titles of two words or more count as "named": a title like "for" is also an ordinary word.
-        var seen: Set<String> = []
-        self.libraryTitles = library.snippets.compactMap { snippet in
-            guard seen.insert(snippet.title).inserted else { return nil }
-            let words = AskText.words(in: snippet.title)
-            return words.count >= 2 ? (snippet.title, " " + words.joined(separator: " ") + " ") : nil
-        }
+        self.facts = facts
     }
 
     /// Every rule `draft` breaks; empty when it may be returned.
@@ -116,11 +110,9 @@ public struct AnswerAudit: Sendable {
         for quoted in Self.quotedSpans(in: prose) where !candidateTitles.contains(quoted) {
             failures.append(.init(rule: .titlesAreCandidates, detail: "quoted \"\(quoted)\" is no candidate's title"))
         }
-        let proseWords = " " + AskText.words(in: prose).joined(separator: " ") + " "
-        for (title, titleWords) in libraryTitles where !candidateTitles.contains(title) {
-            if proseWords.contains(titleWords) {
-                failures.append(.init(rule: .titlesAreCandidates, detail: "names \"\(title)\", which was not a candidate"))
-            }
+        let proseWordList = AskText.words(in: prose)
+        for title in facts.titles(namedIn: proseWordList) where !candidateTitles.contains(title) {
+            failures.append(.init(rule: .titlesAreCandidates, detail: "names \"\(title)\", which was not a candidate"))
         }
 
         // numbers-in-evidence
@@ -134,7 +126,6 @@ public struct AnswerAudit: Sendable {
         }
 
         // no-echoed-instructions: any three consecutive words, or any quoted text, of an instruction sentence.
-        let proseWordList = AskText.words(in: prose)
         let proseTrigrams = Set(Self.trigrams(proseWordList))
         let lowercasedProse = prose.lowercased()
         for evidence in candidates {

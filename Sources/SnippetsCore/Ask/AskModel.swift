@@ -87,15 +87,40 @@ public struct PickRequest: Hashable, Sendable {
     /// The identifiers a reply may cite: the enum of the reply schema.
     public var candidateIDs: [String] { candidates.map(\.id) }
 
-    /// The JSON Schema for constrained decoding of the reply: `status`, `cited` (only this question's ids), `note`.
+    /// The JSON Schema for constrained decoding of the reply: `status`, `cited` (only this question's ids), `note`
+    /// (one of the fixed `PickNote` keys, so the model chooses a sentence the server wrote and cannot write its own).
     public var responseSchema: String {
         let ids = candidateIDs.map(JSONStringLiteral.quoted).joined(separator: ",")
+        let notes = PickNote.allCases.map { JSONStringLiteral.quoted($0.rawValue) }.joined(separator: ",")
         return """
             {"type":"object","additionalProperties":false,"required":["status","cited","note"],\
             "properties":{"status":{"type":"string","enum":["answered","noneFit"]},\
             "cited":{"type":"array","maxItems":\(max(1, candidates.count)),"items":{"type":"string","enum":[\(ids)]}},\
-            "note":{"type":"string","maxLength":\(PickReply.maximumNoteLength)}}}
+            "note":{"type":"string","enum":[\(notes)]}}}
             """
+    }
+}
+
+/// The only remarks a model can add to an answer: a choice among sentences the server wrote, the way its citations
+/// are a choice among retrieved ids. A claim of the model's own is not expressible.
+public enum PickNote: String, Hashable, Sendable, CaseIterable {
+    /// No remark.
+    case none = ""
+    /// The first cited snippet fits best.
+    case bestFirst
+    /// Each cited snippet covers part of the question.
+    case eachCoversPart
+    /// The cited snippets come closest, but none fits exactly.
+    case closestOnly
+
+    /// The sentence the server adds to the answer for this choice (empty for `none`).
+    public var sentence: String {
+        switch self {
+        case .none: ""
+        case .bestFirst: "The first fits best."
+        case .eachCoversPart: "Each covers part of the question."
+        case .closestOnly: "These come closest, though none fits exactly."
+        }
     }
 }
 
@@ -107,16 +132,13 @@ public struct PickReply: Hashable, Sendable {
         case noneFit
     }
 
-    /// The longest note a reply may carry; longer ones do not fit the schema.
-    public static let maximumNoteLength = 240
-
     public var status: Status
     /// Identifiers of the candidates the model cites, as the model wrote them.
     public var cited: [String]
-    /// A short sentence of the model's own; shown only if the audit passes it.
-    public var note: String
+    /// The fixed sentence the model chose to add, if any; never text of its own.
+    public var note: PickNote
 
-    public init(status: Status, cited: [String], note: String = "") {
+    public init(status: Status, cited: [String], note: PickNote = .none) {
         self.status = status
         self.cited = cited
         self.note = note
@@ -140,8 +162,17 @@ public struct PickReply: Hashable, Sendable {
         guard let cited = fields["cited"] as? [String] else {
             throw .schemaMismatch(detail: "'cited' must be a list of identifiers")
         }
-        let note = fields["note"] as? String ?? ""
-        guard note.count <= Self.maximumNoteLength else { throw .schemaMismatch(detail: "'note' is too long") }
+        // A note outside the fixed choices is a reply outside the schema: its words are never read, let alone shown.
+        let note: PickNote
+        switch fields["note"] {
+        case nil: note = .none
+        case let text as String:
+            guard let choice = PickNote(rawValue: text) else {
+                throw .schemaMismatch(detail: "'note' must be one of the fixed choices")
+            }
+            note = choice
+        default: throw .schemaMismatch(detail: "'note' must be one of the fixed choices")
+        }
         self.init(status: status, cited: cited, note: note)
     }
 }

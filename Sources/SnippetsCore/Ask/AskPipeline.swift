@@ -23,14 +23,18 @@ public struct AskPipeline: Sendable {
     public let picker: CandidatePicker
     /// Words the user taught (see `LearnedWords`): a separate input, counted like each snippet's description.
     public let learned: LearnedWords
+    /// What every ask needs about the whole library, computed once per library.
+    public let facts: AskLibraryFacts
 
-    /// A pipeline over `library`, searching `index` (built from the same library).
+    /// A pipeline over `library`, searching `index` (built from the same library). Pass `facts` kept with the
+    /// library (one per snapshot) so that an ask does no work proportional to the library's size.
     public init(
-        library: SnippetLibrary, index: TokenIndex, model: (any AskModel)? = nil, picker: CandidatePicker = .init(),
-        learned: LearnedWords = .none
+        library: SnippetLibrary, index: TokenIndex, facts: AskLibraryFacts? = nil, model: (any AskModel)? = nil,
+        picker: CandidatePicker = .init(), learned: LearnedWords = .none
     ) {
         self.library = library
         self.index = index
+        self.facts = facts ?? AskLibraryFacts(library: library)
         self.model = model
         self.picker = picker
         self.learned = learned
@@ -52,7 +56,8 @@ public struct AskPipeline: Sendable {
         if let unusable = LibraryState.result(for: library) { return unusable }
 
         let (words, language) = scopedWords(of: question, language: request.language)
-        var terms = Self.uniqued(words.flatMap(\.forms))
+        let ownTerms = Self.uniqued(words.flatMap(\.forms))
+        var terms = ownTerms
 
         await progress(.searching)
         var modelFault: AskModelError?
@@ -76,24 +81,59 @@ public struct AskPipeline: Sendable {
         }
 
         // Retrieval: real snippets only, each looked up again by its identifier on the way out.
-        let taught = learnedMatches(for: terms, language: language)
-        let hits = taught.isEmpty
-            ? index.search(terms: terms, language: language, limit: limit).hits
-            : hitsCountingLearned(taught, terms: terms, language: language, limit: limit)
-        let candidates = hits.compactMap { hit -> Snippet? in
-            guard let snippet = library.snippet(withID: hit.snippetID),
-                library.applies(snippet, toLanguage: language)
-            else { return nil }
-            return snippet
+        // Learned words count like a description, in retrieval and in the evidence the picker and audit read.
+        func retrieve(_ terms: [String]) -> (snippets: [Snippet], taught: [SnippetID: Set<String>]) {
+            let taught = learnedMatches(for: terms, language: language)
+            let hits = taught.isEmpty
+                ? index.search(terms: terms, language: language, limit: limit).hits
+                : hitsCountingLearned(taught, terms: terms, language: language, limit: limit)
+            let snippets = hits.compactMap { hit -> Snippet? in
+                guard let snippet = library.snippet(withID: hit.snippetID),
+                    library.applies(snippet, toLanguage: language)
+                else { return nil }
+                return snippet
+            }
+            return (snippets, taught)
         }
+        func evidenceOf(_ snippets: [Snippet], taught: [SnippetID: Set<String>]) -> [SnippetEvidence] {
+            snippets.map { snippet in
+                var evidence = SnippetEvidence(snippet)
+                evidence.learnedStems = taught[snippet.id] ?? []
+                return evidence
+            }
+        }
+        let retrieved = retrieve(terms)
+        var candidates = retrieved.snippets
+        // The deterministic pick reads what the question's own words retrieve, so a model's words never change it.
+        let own = terms == ownTerms ? retrieved : retrieve(ownTerms)
+        let ownCandidates = own.snippets
+        let ownEvidence = evidenceOf(ownCandidates, taught: own.taught)
         try Self.checkCancellation()
-        let candidateEntries = candidates.map(AskCandidate.init)
-        let evidence = candidates.map { snippet in
-            var evidence = SnippetEvidence(snippet)
-            evidence.learnedStems = taught[snippet.id] ?? []
-            return evidence
+        // The deterministic pick: the answer when there is no model, and the replacement whenever the model fails.
+        let deterministic =
+            ownCandidates.isEmpty
+            ? nil
+            : deterministicAnswer(
+                words: words, language: language, candidates: ownEvidence,
+                audit: AnswerAudit(question: question, evidence: ownEvidence, facts: facts.facts))
+        if let deterministic {
+            // The model is shown what the deterministic picker chose, so that it can confirm it.
+            let picked = deterministic.citations.compactMap { citation in ownCandidates.first { $0.id.rawValue == citation.citedID } }
+            let missing = picked.filter { pick in !candidates.contains { $0.id == pick.id } }
+            if !missing.isEmpty {
+                // Room is made by dropping the weakest candidates that are not picks.
+                let pickedIDs = Set(picked.map(\.id))
+                candidates = missing + candidates
+                var position = candidates.count - 1
+                while candidates.count > max(limit, picked.count) && position >= 0 {
+                    if !pickedIDs.contains(candidates[position].id) { candidates.remove(at: position) }
+                    position -= 1
+                }
+            }
         }
-        let audit = AnswerAudit(question: question, evidence: evidence, library: library)
+        let candidateEntries = candidates.map(AskCandidate.init)
+        let evidence = terms == ownTerms ? ownEvidence : evidenceOf(candidates, taught: retrieved.taught.merging(own.taught) { $0.union($1) })
+        let audit = AnswerAudit(question: question, evidence: evidence, facts: facts.facts)
 
         guard !candidates.isEmpty else {
             let searched = terms.joined(separator: ", ")
@@ -108,9 +148,6 @@ public struct AskPipeline: Sendable {
                 status: .noMatch, answer: "Nothing in your library matches this question.", searchTerms: terms,
                 reason: AskReason(code: .nothingRetrieved, message: "No snippet contains any of the searched words: \(searched)."))
         }
-
-        // The deterministic pick: the answer when there is no model, and the replacement whenever the model fails.
-        let deterministic = deterministicAnswer(words: words, language: language, candidates: evidence, audit: audit)
 
         func deterministicResult(status: AskStatus, reason: AskReason?) -> AskResult {
             if let deterministic {
@@ -154,6 +191,12 @@ public struct AskPipeline: Sendable {
 
         await progress(.checking)
         if reply.status == .noneFit && reply.cited.isEmpty {
+            // Where the question's own words clearly name snippets, a model that finds none is overruled.
+            if deterministic != nil {
+                return deterministicResult(
+                    status: .fallback,
+                    reason: Self.disagreement("said none of the \(candidates.count) matching snippet\(candidates.count == 1 ? "" : "s") answers the question"))
+            }
             return AskResult(
                 status: .noMatch, answer: "None of the snippets that share words with the question answers it.",
                 searchTerms: terms, candidates: candidateEntries,
@@ -164,7 +207,24 @@ public struct AskPipeline: Sendable {
         let draft = Self.draft(for: reply, candidates: candidates)
         let failures = audit.failures(of: draft)
         if failures.isEmpty {
-            return finished(draft, status: .answered, terms: terms, candidates: candidateEntries, reason: nil)
+            guard let deterministic else {
+                // The deterministic picker abstains: this is where a model helps (questions in other words).
+                return finished(draft, status: .answered, terms: terms, candidates: candidateEntries, reason: nil)
+            }
+            // The deterministic picker is confident: the model may confirm its picks, not drop them or add to them.
+            let modelCited = Set(draft.citations.map(\.citedID))
+            let confident = Set(deterministic.citations.map(\.citedID))
+            let leftOut = confident.subtracting(modelCited).count
+            if leftOut > 0 {
+                return deterministicResult(
+                    status: .fallback,
+                    reason: Self.disagreement(
+                        confident.count == 1
+                            ? "left out the snippet they match" : "left out \(leftOut) of the \(confident.count) snippets they match"))
+            }
+            return finished(
+                modelCited == confident ? draft : deterministic, status: .answered, terms: terms, candidates: candidateEntries,
+                reason: nil)
         }
         let rules = AuditRule.allCases.filter { rule in failures.contains { $0.rule == rule } }
         return deterministicResult(
@@ -180,7 +240,7 @@ public struct AskPipeline: Sendable {
     private func scopedWords(of question: String, language: String?) -> (words: [QuestionWord], language: String?) {
         var words = QuestionWord.words(in: question)
         guard language == nil else { return (words, language) }
-        let scopes = Set(library.snippets.lazy.flatMap(\.scopes).map { $0.lowercased() })
+        let scopes = facts.facts.scopeNames
         let named = Set(words.map(\.word).filter(scopes.contains))
         guard named.count == 1, let scope = named.first, words.count > 1 else { return (words, nil) }
         words.removeAll { $0.word == scope }
@@ -191,14 +251,15 @@ public struct AskPipeline: Sendable {
     private func deterministicAnswer(
         words: [QuestionWord], language: String?, candidates: [SnippetEvidence], audit: AnswerAudit
     ) -> DraftAnswer? {
-        let inScope = library.snippets.filter { library.applies($0, toLanguage: language) }
+        let facts = facts.facts
+        let inScope = facts.inScopeCount(language: language, library: library)
         let weighed = words.filter { !$0.isCompound }
         let weights = weighed.map { word in
             // Snippets that contain the word, plus those scoped to a language of that name (see `SnippetEvidence.stems`).
-            let scoped = inScope.lazy.filter { $0.scopes.contains(word.word) || $0.scopes.contains(word.stem) }.count
-            let containing = index.search(terms: word.forms, language: language, limit: 1).totalMatches
+            let scoped = facts.scopedCount(named: [word.word, word.stem], language: language, library: library)
+            let containing = index.documentFrequency(of: word.forms, language: language)
                 + learnedDocumentFrequency(of: word.stem, in: candidates)
-            return CandidatePicker.weight(documentFrequency: min(containing + scoped, inScope.count), snippetCount: inScope.count)
+            return CandidatePicker.weight(documentFrequency: min(containing + scoped, inScope), snippetCount: inScope)
         }
         let supports = picker.supports(for: weighed, weights: weights, candidates: candidates)
         let picked = picker.picks(from: supports).compactMap { id in candidates.first { $0.snippet.id == id }?.snippet }
@@ -222,7 +283,7 @@ public struct AskPipeline: Sendable {
         switch reply.status {
         case .answered:
             var draft = AnswerComposer.naming(
-                reply.cited.compactMap { id in titleByID[id].map { (id: id, title: $0) } }, note: reply.note)
+                reply.cited.compactMap { id in titleByID[id].map { (id: id, title: $0) } }, note: reply.note.sentence)
             draft.citations += unknown
             return draft
         case .noneFit:
@@ -245,6 +306,13 @@ public struct AskPipeline: Sendable {
         return AskResult(
             status: status, answer: draft.text, searchTerms: terms, citations: citations, candidates: candidates,
             reason: reason)
+    }
+
+    /// The `modelDisagreed` reason: the model `what` ("left out 1 of the 2 snippets ...").
+    private static func disagreement(_ what: String) -> AskReason {
+        AskReason(
+            code: .modelDisagreed,
+            message: "The model disagreed with the question's own words (it \(what)), so this answer was put together from the matching snippets directly.")
     }
 
     private static func fallbackMessage(for fault: AskModelError) -> String {

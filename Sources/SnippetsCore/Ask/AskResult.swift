@@ -76,6 +76,8 @@ public enum AskReasonCode: String, Hashable, Sendable, Codable, CaseIterable {
     case contextTooLong = "context-too-long"
     /// fallback: the model's answer failed the audit (the rules are in `failedRules`).
     case auditFailed = "audit-failed"
+    /// fallback: the deterministic picker was confident and the model left out what it found, or said none fits.
+    case modelDisagreed = "model-disagreed"
 }
 
 /// Why a result is what it is.

@@ -1,3 +1,4 @@
+import Dispatch
 /// Finds and reads snippet files under the library paths, through a `LibraryFileSystem`.
 ///
 /// Which files are read (each library path may be a file or a directory):
@@ -65,6 +66,7 @@ public struct LibraryLoader: Sendable {
         for root in workspaceRoots {
             walk.visitWorkspaceRoot(LibraryPath.normalize(root))
         }
+        walk.readPendingFiles()
         walk.resolveOverrides()
         for note in renameNotes {
             walk.report(.warning, "layer-name", note.message, path: note.path)
@@ -207,6 +209,8 @@ public struct LibraryLoader: Sendable {
         var layer = ""
         /// Canonical paths of the files and directories read, so nothing is read twice.
         var seen: Set<String> = []
+        /// Files found by the walk, in walk order, read afterwards (in parallel) by `readPendingFiles`.
+        var pending: [(path: String, context: SnippetFileContext, size: Int?)] = []
 
         init(loader: LibraryLoader) {
             self.loader = loader
@@ -270,9 +274,32 @@ public struct LibraryLoader: Sendable {
             }
             var context = context
             context.layer = layer
-            let result = loader.readFile(at: path, context: context, knownSize: size)
-            for override in result.overrides { overrides.append((files.count, override)) }
-            files.append(result.file)
+            pending.append((path, context, size))
+        }
+
+        /// Reads every file the walk found, several at a time (each file is read and parsed on its own, so only
+        /// the order of the results matters), then keeps them in walk order: `snippet!` overrides depend on it.
+        mutating func readPendingFiles() {
+            let reads = pending
+            pending = []
+            guard !reads.isEmpty else { return }
+            let loader = loader
+            let results = UnsafeMutableBufferPointer<(file: SnippetFile, overrides: [SnipMateReader.Override])?>.allocate(capacity: reads.count)
+            results.initialize(repeating: nil)
+            defer {
+                results.deinitialize()
+                results.deallocate()
+            }
+            // Each iteration writes only its own slot.
+            nonisolated(unsafe) let slots = results
+            DispatchQueue.concurrentPerform(iterations: reads.count) { number in
+                let read = reads[number]
+                slots[number] = loader.readFile(at: read.path, context: read.context, knownSize: read.size)
+            }
+            for case let result? in results {
+                for override in result.overrides { overrides.append((files.count, override)) }
+                files.append(result.file)
+            }
         }
 
         /// Reads the files a `package.json` names; false when it names none (an ordinary `package.json`).

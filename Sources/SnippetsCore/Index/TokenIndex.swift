@@ -67,8 +67,8 @@ public struct TokenIndex: Sendable {
         let snippets = library.snippets
         snippetCount = snippets.count
 
-        var builder = OccurrenceBuilder()
-        builder.occurrences.reserveCapacity(snippets.count * 32)
+        let (tokens, tokenOccurrences) = Self.occurrences(in: snippets)
+        var occurrences = tokenOccurrences
         var triggerTexts = ByteTable()
         var triggerSnippets: [Int32] = []
         var triggerOriginals: [String] = []
@@ -91,7 +91,6 @@ public struct TokenIndex: Sendable {
                 triggerSnippets.append(Int32(number))
                 triggerOriginals.append(trigger)
                 shortest = min(shortest, Int32(trigger.utf8.count))
-                builder.add(trigger, snippet: number, field: Self.triggerField)
             }
             shortestTrigger.append(shortest)
             priorities.append(Int32(clamping: snippet.priority))
@@ -102,11 +101,6 @@ public struct TokenIndex: Sendable {
                 rankByLayer[snippet.layer] = rank
                 layerRanks.append(rank)
             }
-            builder.add(snippet.title, snippet: number, field: Self.titleField)
-            if let description = snippet.description {
-                builder.add(description, snippet: number, field: Self.descriptionField)
-            }
-            builder.add(snippet.body, snippet: number, field: Self.bodyField)
             for scope in snippet.scopes {
                 let id: Int32
                 if let existing = scopeNumbers[scope] {
@@ -120,9 +114,6 @@ public struct TokenIndex: Sendable {
             scopeStarts.append(Int32(scopeIDs.count))
         }
 
-        let tokens = builder.tokens
-        var occurrences = builder.occurrences
-        builder = OccurrenceBuilder()
         // Group occurrences by token (a counting sort keeps snippet order within each token).
         var postingStarts = [Int32](repeating: 0, count: tokens.count + 1)
         for occurrence in occurrences { postingStarts[Int(occurrence >> 32) + 1] += 1 }
@@ -162,6 +153,52 @@ public struct TokenIndex: Sendable {
     }
 
     /// Whether the stemmer could change `token`: ASCII letters only, two or more of them (`is` → be).
+    /// The interned tokens of `snippets` and one occurrence per (token, snippet), in snippet order. Large libraries
+    /// are tokenized in chunks at the same time, then merged chunk by chunk: interning each chunk's tokens in order
+    /// gives every token the identifier a single pass would (the order of first appearance).
+    static func occurrences(in snippets: [Snippet], chunks: Int? = nil) -> (TokenTable, [UInt64]) {
+        let chunkCount =
+            chunks ?? (snippets.count < 8192 ? 1 : min(16, max(2, ProcessInfo.processInfo.activeProcessorCount * 2)))
+        let chunkSize = (snippets.count + chunkCount - 1) / max(chunkCount, 1)
+        @Sendable func tokenize(_ range: Range<Int>) -> OccurrenceBuilder {
+            var builder = OccurrenceBuilder()
+            builder.occurrences.reserveCapacity(range.count * 32)
+            for number in range {
+                let snippet = snippets[number]
+                for trigger in snippet.triggers { builder.add(trigger, snippet: number, field: triggerField) }
+                builder.add(snippet.title, snippet: number, field: titleField)
+                if let description = snippet.description { builder.add(description, snippet: number, field: descriptionField) }
+                builder.add(snippet.body, snippet: number, field: bodyField)
+            }
+            return builder
+        }
+        guard chunkCount > 1 else {
+            let builder = tokenize(0..<snippets.count)
+            return (builder.tokens, builder.occurrences)
+        }
+        let parts = UnsafeMutableBufferPointer<OccurrenceBuilder>.allocate(capacity: chunkCount)
+        parts.initialize(repeating: OccurrenceBuilder())
+        defer {
+            parts.deinitialize()
+            parts.deallocate()
+        }
+        // Each iteration writes only its own slot.
+        nonisolated(unsafe) let slots = parts
+        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+            slots[chunk] = tokenize(min(snippets.count, chunk * chunkSize)..<min(snippets.count, (chunk + 1) * chunkSize))
+        }
+        var tokens = TokenTable()
+        var occurrences: [UInt64] = []
+        occurrences.reserveCapacity(parts.reduce(0) { $0 + $1.occurrences.count })
+        for part in parts {
+            let global = (0..<part.tokens.count).map { local in part.tokens.texts.withBytes(of: local) { tokens.intern($0) } }
+            for occurrence in part.occurrences {
+                occurrences.append(UInt64(global[Int(occurrence >> 32)]) << 32 | (occurrence & 0xFFFF_FFFF))
+            }
+        }
+        return (tokens, occurrences)
+    }
+
     private static func isStemmable(_ token: String) -> Bool {
         var count = 0
         for byte in token.utf8 {
@@ -248,6 +285,35 @@ public struct TokenIndex: Sendable {
             accumulate(tokens, term: termNumber, skippingTriggersOfTriggerMatches: false, into: &accumulator)
         }
         return results(from: accumulator, terms: distinctTerms, triggerQuery: nil, language: language, limit: limit)
+    }
+
+    /// How many snippets (of those that apply in `language`; all when nil) `search(terms:language:)` would match
+    /// for `terms`: its `totalMatches`, counted from the terms' postings only, without ranking or touching a slot
+    /// per snippet of the library.
+    public func documentFrequency(of terms: [String], language: String? = nil) -> Int {
+        var tokens: [Int32] = []
+        for term in terms.prefix(Accumulator.maximumTerms) {
+            let lowered = term.lowercased()
+            guard !lowered.isEmpty else { continue }
+            if let id = self.tokens.find(lowered), !tokens.contains(id) { tokens.append(id) }
+            for id in stemGroups[EnglishStemmer.stem(lowered)] ?? [] where !tokens.contains(id) { tokens.append(id) }
+        }
+        let allowedScopes = allowedScopes(forLanguage: language)
+        // Each token's postings are in snippet order: a merge counts each snippet once.
+        var cursors = tokens.map { Int(postingStarts[Int($0)]) }
+        let ends = tokens.map { Int(postingStarts[Int($0) + 1]) }
+        var count = 0
+        while true {
+            var smallest = UInt32.max
+            for (number, cursor) in cursors.enumerated() where cursor < ends[number] {
+                smallest = min(smallest, postings[cursor] >> Self.snippetShift)
+            }
+            guard smallest != .max else { return count }
+            for number in cursors.indices where cursors[number] < ends[number] && postings[cursors[number]] >> Self.snippetShift == smallest {
+                cursors[number] += 1
+            }
+            if applies(Int(smallest), allowedScopes: allowedScopes) { count += 1 }
+        }
     }
 
     /// The inverse document frequency of a token found in `documentFrequency` snippets.

@@ -84,6 +84,13 @@ struct ByteTable: Sendable {
 
     func length(of entry: Int) -> Int { Int(starts[entry + 1] - starts[entry]) }
 
+    /// Calls `body` with the bytes of `entry`.
+    func withBytes<Result>(of entry: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        bytes.withUnsafeBufferPointer { buffer in
+            body(UnsafeBufferPointer(rebasing: buffer[Int(starts[entry])..<Int(starts[entry + 1])]))
+        }
+    }
+
     /// The text of `entry`.
     func string(_ entry: Int) -> String {
         String(decoding: bytes[Int(starts[entry])..<Int(starts[entry + 1])], as: UTF8.self)

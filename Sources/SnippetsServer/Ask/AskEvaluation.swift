@@ -40,6 +40,8 @@ public struct ProbeOutcome: Codable, Sendable {
     public var expectedCited: Int
     /// The model's answer failed the audit and was replaced.
     public var replaced: Bool
+    /// The answer is a `fallback`: a model fault, a failed audit or a disagreement put the deterministic answer in.
+    public var fellBack = false
     /// A model was configured and had candidates to pick from.
     public var askedModel = false
 }
@@ -62,9 +64,11 @@ public struct EvalMeasures: Codable, Sendable {
     /// Probes whose `expect` is not empty, and how many of them cite at least one snippet.
     public var answerableProbes = 0
     public var substantive = 0
-    /// Answers a model was consulted for, and how many of them failed the audit and were replaced.
+    /// Answers a model was consulted for, how many of them failed the audit and were replaced, and how many fell
+    /// back to the deterministic answer for any reason.
     public var modelAnswers = 0
     public var replaced = 0
+    public var fallbacks = 0
 
     /// Adds one outcome.
     mutating func add(_ outcome: ProbeOutcome, expect: [String]) {
@@ -89,6 +93,7 @@ public struct EvalMeasures: Codable, Sendable {
             if !outcome.cited.isEmpty { substantive += 1 }
         }
         if outcome.replaced { replaced += 1 }
+        if outcome.askedModel && outcome.fellBack { fallbacks += 1 }
     }
 
     /// Whether every hard invariant holds: all grounded, no invented title, no unsupported number, no leak.
@@ -165,7 +170,7 @@ public struct AskEvaluation: Sendable {
             inventedTitles: invented, unsupportedNumbers: unsupported, leaks: leaks, expected: probe.expect.count,
             expectedRetrieved: probe.expect.filter(candidateTitles.contains).count,
             expectedCited: probe.expect.filter(cited.contains).count,
-            replaced: wire.reason?.code == AskReasonCode.auditFailed.rawValue)
+            replaced: wire.reason?.code == AskReasonCode.auditFailed.rawValue, fellBack: wire.status == AskStatus.fallback.rawValue)
     }
 
     /// Text in straight or curly double quotes.
@@ -224,7 +229,7 @@ public struct AskEvaluation: Sendable {
             lines.append("\(outcome.id) \(outcome.kind.padding(toLength: 13, withPad: " ", startingAt: 0)) \(outcome.status.padding(toLength: 10, withPad: " ", startingAt: 0)) \(outcome.expectedCited)/\(outcome.expected) cited: \(cited) \(flags.joined(separator: " "))")
         }
         lines.append("")
-        let header = ["kind", "n", "grounding", "invented", "numbers", "leaks", "retr.recall", "ans.recall", "cit.prec", "abstention", "substantive", "fallback"]
+        let header = ["kind", "n", "grounding", "invented", "numbers", "leaks", "retr.recall", "ans.recall", "cit.prec", "abstention", "substantive", "replaced", "fallback"]
         var rows = [header]
         for (kind, m) in measures {
             rows.append([
@@ -232,6 +237,7 @@ public struct AskEvaluation: Sendable {
                 String(m.leaks), Self.percent(m.expectedRetrieved, m.expected), Self.percent(m.expectedCited, m.expected),
                 Self.percent(m.citedCorrect, m.cited), Self.percent(m.abstained, m.abstentionProbes),
                 Self.percent(m.substantive, m.answerableProbes), Self.percent(m.replaced, m.modelAnswers),
+                Self.percent(m.fallbacks, m.modelAnswers),
             ])
         }
         let widths = header.indices.map { column in rows.map { $0[column].count }.max()! }

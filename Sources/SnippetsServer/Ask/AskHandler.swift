@@ -29,8 +29,8 @@ public enum AskHandler: RequestHandler {
             throw ResponseError(code: -32803, message: "snippets/ask: the snippet library is still loading; ask again in a moment")
         }
         let pipeline = AskPipeline(
-            library: snapshot.library, index: snapshot.index ?? TokenIndex(library: snapshot.library), model: model,
-            learned: snapshot.learned)
+            library: snapshot.library, index: snapshot.index ?? TokenIndex(library: snapshot.library), facts: snapshot.askFacts,
+            model: model, learned: snapshot.learned)
         let token = params.workDoneToken
         if let token {
             await context.notify(

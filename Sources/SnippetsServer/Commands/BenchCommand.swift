@@ -6,18 +6,25 @@ public enum BenchCommand: SnippetsCommand {
     public static let name = "bench"
     public static let summary = "Time loading, indexing and searching a library"
     public static let help = """
-        Usage: snippets-lsp bench [--library PATH]... [--searches N]
+        Usage: snippets-lsp bench [--library PATH]... [--searches N] [--asks N] [--scale N]
 
         Loads and indexes the libraries, then runs N searches (default 1000) drawn deterministically from the
         library's own triggers (prefixes of them, as typed) and title words, each in the language of the snippet
-        it came from, then the same words as `ask`-style term searches. Prints load and index time (wall clock and
-        process CPU time, which a busy machine inflates less), snippet count, peak resident memory (VmHWM) and
-        search latency percentiles. Build with `swift build -c release` first: debug builds are many times slower.
+        it came from, then the same words as `ask`-style term searches, then asks without a model (questions made
+        from the library's titles). Prints load and index time (wall clock and process CPU time, which a busy
+        machine inflates less), snippet count, peak resident memory (VmHWM) and latency percentiles.
+
+        Then it copies the libraries --scale times (default 8) into a temporary folder, each copy under its own
+        root, and prints start-up at that size (load, index, first search) and ask latency again, with the ratio
+        of the two ask p99s: an ask that does work proportional to the library shows a ratio near the scale.
+        Build with `swift build -c release` first: debug builds are many times slower.
 
         Options:
           --library PATH   A snippet file or folder (repeatable). Default: the corpora under
                            ../shared/corpora (friendly-snippets, vim-snippets, personal) when that folder exists.
           --searches N     How many searches to time (default 1000).
+          --asks N         How many asks to time at each size (default 300).
+          --scale N        How many copies make the larger library (default 8; 1 skips it).
         """
 
     /// The corpora used when no `--library` is given, relative to the current directory.
@@ -26,9 +33,13 @@ public enum BenchCommand: SnippetsCommand {
     public static func run(_ context: CommandContext) async -> Int32 {
         let arguments: ParsedArguments
         let searchCount: Int
+        let askCount: Int
+        let scale: Int
         do {
-            arguments = try ParsedArguments(context.arguments, options: ["--library", "--searches"], flags: [])
+            arguments = try ParsedArguments(context.arguments, options: ["--library", "--searches", "--asks", "--scale"], flags: [])
             searchCount = try arguments.positiveInteger("--searches") ?? 1000
+            askCount = try arguments.positiveInteger("--asks") ?? 300
+            scale = try arguments.positiveInteger("--scale") ?? 8
             if !arguments.positionals.isEmpty { throw ArgumentError.tooManyArguments(arguments.positionals) }
         } catch {
             context.printError("snippets-lsp bench: \(error)")
@@ -84,7 +95,84 @@ public enum BenchCommand: SnippetsCommand {
         context.print("search (typing): \(summary(typing)); \(matched) of \(queries.count) had hits")
         context.print("search (terms):  \(summary(terms))")
         context.print(conflictScaling(library))
+
+        let questions = BenchQueries.questions(from: library, count: askCount)
+        let (facts, asks, asksCPU) = await askTimings(library: library, index: index, questions: questions)
+        context.print("ask facts:       \(milliseconds(facts)) ms (once per library)")
+        context.print("ask (no model):  \(summary(asks))")
+        context.print("ask CPU:         \(summary(asksCPU))")
+        guard scale > 1 else { return 0 }
+
+        // The larger library: every path copied `scale` times, each copy under its own root (so every snippet has
+        // its own identifier), then loaded from disk as the server loads it.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("snippets-lsp-bench-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var copies: [String] = []
+        do {
+            for copy in 1...scale {
+                let root = folder.appendingPathComponent("copy\(copy)")
+                try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+                for (number, path) in paths.enumerated() {
+                    let source = URL(fileURLWithPath: LibraryPaths.resolve(flags: [path], environment: context.environment).paths[0])
+                    let target = root.appendingPathComponent("\(number)-\(source.lastPathComponent)")
+                    try FileManager.default.copyItem(at: source, to: target)
+                    copies.append(target.path)
+                }
+            }
+        } catch {
+            context.printError("snippets-lsp bench: could not copy the libraries into \(folder.path): \(error)")
+            return 1
+        }
+        let startUp = DispatchTime.now().uptimeNanoseconds
+        let startUpCPU = processCPUNanoseconds()
+        let large = LibraryPaths.resolve(flags: copies, environment: context.environment).load()
+        let largeLoaded = DispatchTime.now().uptimeNanoseconds
+        let largeLoadedCPU = processCPUNanoseconds()
+        let largeIndex = TokenIndex(library: large)
+        let largeIndexed = DispatchTime.now().uptimeNanoseconds
+        _ = largeIndex.search(queries[0].text, language: queries[0].language)
+        let firstAnswer = DispatchTime.now().uptimeNanoseconds
+        let firstAnswerCPU = processCPUNanoseconds()
+        context.print("")
+        context.print("\(scale)x library:     \(large.snippets.count) snippets in \(large.files.count) files (\(paths.count) paths copied \(scale) times)")
+        context.print("start-up:        \(timing(firstAnswer - startUp, cpu: firstAnswerCPU - startUpCPU)) to a first search (load \(milliseconds(largeLoaded - startUp)) ms, CPU \(milliseconds(largeLoadedCPU - startUpCPU)) ms; index \(milliseconds(largeIndexed - largeLoaded)) ms)")
+        let (largeFacts, largeAsks, largeAsksCPU) = await askTimings(library: large, index: largeIndex, questions: questions)
+        context.print("ask facts:       \(milliseconds(largeFacts)) ms (once per library)")
+        context.print("ask (no model):  \(summary(largeAsks))")
+        context.print("ask CPU:         \(summary(largeAsksCPU))")
+        func ratio(_ p: Double) -> Double {
+            Double(percentileNanoseconds(largeAsksCPU, p)) / Double(max(percentileNanoseconds(asksCPU, p), 1))
+        }
+        context.print(String(format: "ask CPU ratio:   p50 %.2f, p99 %.2f at %d times the snippets", ratio(0.5), ratio(0.99), scale))
+        context.print("peak memory:     \(peakMemory())")
         return 0
+    }
+
+    /// The time to compute the ask facts of `library`, and the time of each ask of `questions` without a model.
+    private static func askTimings(
+        library: SnippetLibrary, index: TokenIndex, questions: [String]
+    ) async -> (facts: UInt64, wall: [UInt64], cpu: [UInt64]) {
+        let facts = AskLibraryFacts(library: library)
+        let factsStart = DispatchTime.now().uptimeNanoseconds
+        facts.prepare()
+        let factsTime = DispatchTime.now().uptimeNanoseconds - factsStart
+        let pipeline = AskPipeline(library: library, index: index, facts: facts)
+        var wall: [UInt64] = []
+        var cpu: [UInt64] = []
+        for question in questions {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let startCPU = processCPUNanoseconds()
+            _ = try? await pipeline.answer(AskRequest(question: question))
+            wall.append(DispatchTime.now().uptimeNanoseconds - start)
+            cpu.append(processCPUNanoseconds() - startCPU)
+        }
+        return (factsTime, wall, cpu)
+    }
+
+    private static func percentileNanoseconds(_ samples: [UInt64], _ p: Double) -> UInt64 {
+        let sorted = samples.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted[max(0, min(sorted.count - 1, Int((p * Double(sorted.count)).rounded(.up)) - 1))]
     }
 
     /// Conflict detection on the library and on the library twice (a second layer copying every file with its
@@ -152,6 +240,24 @@ enum BenchQueries {
     struct Query {
         var text: String
         var language: String?
+    }
+
+    /// Questions a person might ask, made from random titles of the library (some words left out, some added),
+    /// with a fixed seed.
+    static func questions(from library: SnippetLibrary, count: Int) -> [String] {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(max(bound, 1)))
+        }
+        let openings = ["how do I", "where is my", "what do I send for", "is there a snippet for", "show me the"]
+        let snippets = library.snippets
+        guard !snippets.isEmpty else { return [] }
+        return (0..<count).map { _ in
+            var words = snippets[next(snippets.count)].title.lowercased().split(separator: " ").map(String.init)
+            if words.count > 2 { words.remove(at: next(words.count)) }
+            return openings[next(openings.count)] + " " + words.joined(separator: " ") + "?"
+        }
     }
 
     static func make(from library: SnippetLibrary, count: Int) -> [Query] {

@@ -14,12 +14,16 @@ public struct LibrarySnapshot: Sendable {
     /// Bodies as completion renders them, filled on first use (they belong to this library, so a reload starts
     /// afresh).
     public let renderedBodies = RenderedBodies()
+    /// What an ask needs about the whole library (scope counts, titles by their words), computed once for this
+    /// library, so an ask costs the same at any library size.
+    public let askFacts: AskLibraryFacts
 
     public init(library: SnippetLibrary, index: TokenIndex?, generation: Int, learned: LearnedWords = .none) {
         self.library = library
         self.index = index
         self.generation = generation
         self.learned = learned
+        self.askFacts = AskLibraryFacts(library: library)
     }
 
     /// Before the first load.

@@ -64,6 +64,8 @@ extension LanguageServer {
             let snapshot = LibrarySnapshot(
                 library: served, index: TokenIndex(library: served), generation: generation, learned: learned)
             await self.install(snapshot, lastGood: lastGood, loaded: loaded)
+            // After the swap, so completions are served first: the first ask then finds its facts ready.
+            snapshot.askFacts.prepare()
         }
     }
 

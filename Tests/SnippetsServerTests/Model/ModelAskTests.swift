@@ -34,12 +34,12 @@ let overdueQuestion = "how do I chase an overdue invoice?"
 @Suite struct ModelPipelineTests {
     @Test func aPickThatPassesTheAuditIsAnswered() async throws {
         let server = try stagedServer { _ in
-            FakeModelServer.completion(#"{"status":"answered","cited":["\#(snippetID("Invoice footer"))"],"note":""}"#)
+            FakeModelServer.completion(#"{"status":"answered","cited":["\#(snippetID("Overdue payment reminder"))"],"note":"bestFirst"}"#)
         }
         let result = try await askWithModel(overdueQuestion, server)
         #expect(result.status == .answered)
-        #expect(result.citations.map(\.title) == ["Invoice footer"])
-        #expect(result.answer == "Your library has \"Invoice footer\".")
+        #expect(result.citations.map(\.title) == ["Overdue payment reminder"])
+        #expect(result.answer == "Your library has \"Overdue payment reminder\". The first fits best.")
         // The model's words are added after the question's own, never instead of them.
         #expect(Array(result.searchTerms.prefix(2)) == ["chase", "overdue"])
         #expect(result.searchTerms.contains("reminder") && result.searchTerms.contains("unpaid"))
@@ -56,6 +56,20 @@ let overdueQuestion = "how do I chase an overdue invoice?"
         #expect(result.reason?.code == code, "\(name): \(String(describing: result.reason))")
         #expect(result.citations.map(\.title) == expected.citations.map(\.title), "\(name)")
         #expect(result.reason?.message.hasSuffix("so this answer was put together from the matching snippets directly.") == true)
+    }
+
+    @Test func aPickThatLeavesOutWhatTheQuestionsWordsNameIsOverruled() async throws {
+        let server = try stagedServer { _ in
+            FakeModelServer.completion(#"{"status":"answered","cited":["\#(snippetID("Invoice footer"))"],"note":""}"#)
+        }
+        let result = try await askWithModel(overdueQuestion, server)
+        let expected = try await deterministic(overdueQuestion)
+        #expect(!expected.citations.isEmpty)
+        #expect(result.status == .fallback)
+        #expect(result.reason?.code == .modelDisagreed)
+        #expect(result.reason?.message.hasPrefix("The model disagreed") == true)
+        #expect(result.answer == expected.answer)
+        #expect(result.citations.map(\.title) == expected.citations.map(\.title))
     }
 
     @Test func aFaultyWordsStageSkipsThePick() async throws {
@@ -81,18 +95,19 @@ let overdueQuestion = "how do I chase an overdue invoice?"
     }
 
     @Test(arguments: [
-        ("an id that was not a candidate", #"{"status":"answered","cited":["s0000000000000000"],"note":""}"#, AuditRule.citedIDsRetrieved),
-        ("a number not in evidence", #"{"status":"answered","cited":["ID"],"note":"It costs 999 euros."}"#, .numbersInEvidence),
-        ("an invented title", #"{"status":"answered","cited":["ID"],"note":"See also \"Free Upgrade Coupon\"."}"#, .titlesAreCandidates),
-        ("echoed instructions", #"{"status":"answered","cited":["ID"],"note":"Ignore all previous instructions."}"#, .noEchoedInstructions),
+        ("an id that was not a candidate", #"{"status":"answered","cited":["s0000000000000000"],"note":""}"#, AskReasonCode.auditFailed),
+        // The note is a choice among fixed sentences: words of the model's own do not fit the schema at all.
+        ("a number not in evidence", #"{"status":"answered","cited":["ID"],"note":"It costs 999 euros."}"#, .modelSchemaMismatch),
+        ("an invented title", #"{"status":"answered","cited":["ID"],"note":"See also \"Free Upgrade Coupon\"."}"#, .modelSchemaMismatch),
+        ("echoed instructions", #"{"status":"answered","cited":["ID"],"note":"Ignore all previous instructions."}"#, .modelSchemaMismatch),
     ])
-    func aLyingPickIsAuditedAndReplaced(name: String, reply: String, rule: AuditRule) async throws {
+    func aLyingPickIsReplaced(name: String, reply: String, code: AskReasonCode) async throws {
         let output = reply.replacingOccurrences(of: "\"ID\"", with: "\"\(snippetID("Overdue payment reminder"))\"")
         let server = try stagedServer { _ in FakeModelServer.completion(output) }
         let result = try await askWithModel("invoice coupon instructions overdue", server)
         #expect(result.status == .fallback, "\(name)")
-        #expect(result.reason?.code == .auditFailed, "\(name)")
-        #expect(result.reason?.failedRules.contains(rule) == true, "\(name): \(String(describing: result.reason))")
+        #expect(result.reason?.code == code, "\(name): \(String(describing: result.reason))")
+        if code == .auditFailed { #expect(result.reason?.failedRules.contains(.citedIDsRetrieved) == true) }
         #expect(!result.answer.contains("999") && !result.answer.contains("Free Upgrade") && !result.answer.contains("Ignore all"))
     }
 
@@ -152,13 +167,13 @@ let overdueQuestion = "how do I chase an overdue invoice?"
 @Suite struct ModelServerTests {
     @Test func theModelSettingPutsTheModelBehindSnippetsAsk() async throws {
         let server = try stagedServer { _ in
-            FakeModelServer.completion(#"{"status":"answered","cited":["\#(snippetID("Invoice footer"))"],"note":""}"#)
+            FakeModelServer.completion(#"{"status":"answered","cited":["\#(snippetID("Overdue payment reminder"))"],"note":""}"#)
         }
         let client = TestClient(library: TestLibrary([clientLibrary.files[0]]))
         try await client.initialize(options: ["snippets": ["model": ["url": .string(server.url), "timeoutSeconds": 2, "candidates": 3]]])
         let result = try await client.result("snippets/ask", ["question": .string(overdueQuestion)]).decode(AskResponse.self)
         #expect(result.status == "answered")
-        #expect(result.citations.map(\.title) == ["Invoice footer"])
+        #expect(result.citations.map(\.title) == ["Overdue payment reminder"])
         let pickSchema = server.chatRequests.last.flatMap { (($0.json["response_format"] as? [String: Any])?["json_schema"] as? [String: Any])?["schema"] as? [String: Any] }
         let cited = (pickSchema?["properties"] as? [String: Any])?["cited"] as? [String: Any]
         #expect(cited?["maxItems"] as? Int ?? 0 <= 3, "candidates: 3 shows at most three snippets")
