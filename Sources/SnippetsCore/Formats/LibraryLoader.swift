@@ -144,14 +144,13 @@ public struct LibraryLoader: Sendable {
         }
         let bytes: [UInt8]
         do {
-            bytes = try fileSystem.contents(of: path)
-        } catch {
-            return failed("unreadable", "the file could not be read: \(error)")
-        }
-        if bytes.count > maximumFileSize {
+            bytes = try fileSystem.contents(of: path, maximumSize: maximumFileSize)
+        } catch let error as FileTooLarge {
             return failed(
                 "file-too-large",
-                "the file is \(bytes.count) bytes, over the \(maximumFileSize)-byte limit for snippet files, so it was not read")
+                "the file is \(error.size) bytes, over the \(maximumFileSize)-byte limit for snippet files, so it was not read")
+        } catch {
+            return failed("unreadable", "the file could not be read: \(error)")
         }
         if bytes.contains(0) {
             return failed("binary-file", "the file holds NUL bytes: it looks binary, not like a snippet file, so it was not read")
@@ -249,7 +248,7 @@ public struct LibraryLoader: Sendable {
 
         /// Reads the files a `package.json` names; false when it names none (an ordinary `package.json`).
         mutating func visitManifest(at path: String, size: Int) -> Bool {
-            guard size <= loader.maximumFileSize, let bytes = try? fileSystem.contents(of: path),
+            guard size <= loader.maximumFileSize, let bytes = try? fileSystem.contents(of: path, maximumSize: loader.maximumFileSize),
                 let text = String(validating: bytes, as: UTF8.self)
             else { return false }
             var sink = DiagnosticSink(uri: LibraryPath.fileURI(path), table: LineTable(text))
