@@ -80,3 +80,39 @@ def test_save_to_anything_but_a_snippet_file_in_the_library_is_refused_and_nothi
         assert "error" in reply and reason in reply["error"]["message"], reply
         assert client.shutdown_and_exit() == 0
     assert tree_digest(tmp_path) == before
+
+
+def test_a_hostile_project_snippet_file_does_not_hold_the_users_own_library_hostage(tmp_path: pathlib.Path, library: pathlib.Path):
+    """A cloned repository's `.vscode/*.code-snippets` with a body full of unclosed placeholders takes a while to
+    check; the user's own snippets must complete before it is done (they are served first), and the project's
+    snippets follow when it is."""
+    import json
+    import time
+
+    repository = tmp_path / "repository"
+    (repository / ".vscode").mkdir(parents=True)
+    hostile = {"slow": {"prefix": "projslow", "body": "${1:" * 20000}}
+    (repository / ".vscode" / "hostile.code-snippets").write_text(json.dumps(hostile))
+    with RawClient("serve") as client:
+        params = {"processId": os.getpid(), "rootUri": repository.as_uri(), "capabilities": {},
+                  "workspaceFolders": [{"uri": repository.as_uri(), "name": "repository"}],
+                  "initializationOptions": {"libraries": [str(library)]}}
+        assert "result" in client.call("initialize", params)
+        client.notify("initialized", {})
+        open_document(client, "inv")
+        deadline = time.monotonic() + 120
+        while True:
+            reply = client.call("textDocument/completion", completion_params(0, 3))
+            if "invfoot" in [item["label"] for item in reply["result"]["items"]]:
+                break
+            assert time.monotonic() < deadline, "the user's own snippets never completed"
+            time.sleep(0.05)
+        # Served before the whole load (project snippets included) was announced.
+        assert not any(m.get("method") == "window/logMessage" and m["params"]["message"].startswith("loaded")
+                       for m in client._inbox), client._inbox
+        client.wait_for_load()
+        client.notify("textDocument/didChange", {"textDocument": {"uri": DOC_URI, "version": 2},
+                                                 "contentChanges": [{"text": "projsl"}]})
+        reply = client.call("textDocument/completion", completion_params(0, 6))
+        assert "projslow" in [item["label"] for item in reply["result"]["items"]], reply
+        assert client.shutdown_and_exit() == 0

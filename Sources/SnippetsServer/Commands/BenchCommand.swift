@@ -83,7 +83,26 @@ public enum BenchCommand: SnippetsCommand {
         context.print("peak memory:     \(peakMemory())")
         context.print("search (typing): \(summary(typing)); \(matched) of \(queries.count) had hits")
         context.print("search (terms):  \(summary(terms))")
+        context.print("hostile bodies:  \(hostileBodyFigures())")
         return 0
+    }
+
+    /// Loading a file whose body is one unclosed `${1:` after another (and the same with a non-ASCII letter in
+    /// each), at two sizes, in CPU time: the ratio is about 2 when loading is linear in bytes, 4 when quadratic.
+    static func hostileBodyFigures(units: Int = 25_000) -> String {
+        func cpu(_ repeats: Int) -> UInt64 {
+            let body = String(repeating: "${1:", count: repeats / 2) + String(repeating: "é${1:", count: repeats / 2)
+            let text = "{\"x\": {\"prefix\": \"x\", \"body\": \"\(body)\"}}"
+            let loader = LibraryLoader(fileSystem: InMemoryFileSystem(files: ["/bench/hostile.code-snippets": text]))
+            let start = processCPUNanoseconds()
+            _ = loader.load(paths: ["/bench"])
+            return processCPUNanoseconds() - start
+        }
+        let small = cpu(units)
+        let large = cpu(units * 2)
+        let ratio = Double(large) / Double(max(small, 1))
+        return "\(units / 1000)k constructs CPU \(milliseconds(small)) ms, \(units * 2 / 1000)k CPU \(milliseconds(large)) ms, "
+            + "ratio \(String(format: "%.2f", ratio)) (linear: about 2)"
     }
 
     /// CPU time used by the whole process so far: unlike wall time, it does not grow when other work shares the

@@ -30,11 +30,25 @@ extension LanguageServer {
         var lastGood = self.lastGood
         let generation = snapshot.generation + 1
         reloadTask = Task.detached(priority: .utility) {
-            let loaded = loader(paths, workspaceRoots)
+            var loaded = loader(paths, [])
+            if !workspaceRoots.isEmpty {
+                // The user's own library goes into service first: project snippets come from a repository someone
+                // opened, and a slow or hostile `.vscode/*.code-snippets` must not keep completion waiting for it.
+                var interim = lastGood
+                let own = interim.serving(loaded)
+                await self.installInterim(LibrarySnapshot(library: own, index: TokenIndex(library: own), generation: generation))
+                loaded = loaded.adding(loader([], workspaceRoots))
+            }
             let served = lastGood.serving(loaded)
             let snapshot = LibrarySnapshot(library: served, index: TokenIndex(library: served), generation: generation)
             await self.install(snapshot, lastGood: lastGood, loaded: loaded)
         }
+    }
+
+    /// Serves the user's own library while the project snippets still load; a newer snapshot is never replaced.
+    private func installInterim(_ interim: LibrarySnapshot) {
+        guard interim.generation >= snapshot.generation else { return }
+        snapshot = interim
     }
 
     /// How many library problems one load writes to stderr.
