@@ -152,6 +152,12 @@ public struct LibraryLoader: Sendable {
         } catch {
             return failed("unreadable", "the file could not be read: \(error)")
         }
+        if let encoding = Self.utf16Encoding(of: bytes) {
+            return failed(
+                "utf16-file",
+                "the file is \(encoding) text, but snippet files must be UTF-8, so it was not read; convert it, e.g. "
+                    + "`iconv -f \(encoding) -t UTF-8 '\(path)' > converted` and put the converted file in its place")
+        }
         if bytes.contains(0) {
             return failed("binary-file", "the file holds NUL bytes: it looks binary, not like a snippet file, so it was not read")
         }
@@ -170,6 +176,19 @@ public struct LibraryLoader: Sendable {
         }
         file.diagnostics.sort { $0.position < $1.position }
         return (file, overrides)
+    }
+
+    /// "UTF-16" (with a byte-order mark), "UTF-16LE" or "UTF-16BE" (without one: every other byte of the start is
+    /// NUL, as ASCII text in UTF-16 is) when `bytes` look like UTF-16 text; nil otherwise.
+    static func utf16Encoding(of bytes: [UInt8]) -> String? {
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) { return "UTF-16" }
+        let head = bytes.prefix(64)
+        guard head.count >= 4, head.count % 2 == 0 else { return nil }
+        let even = stride(from: 0, to: head.count, by: 2).map { head[$0] }
+        let odd = stride(from: 1, to: head.count, by: 2).map { head[$0] }
+        if odd.allSatisfy({ $0 == 0 }) && even.allSatisfy({ $0 != 0 }) { return "UTF-16LE" }
+        if even.allSatisfy({ $0 == 0 }) && odd.allSatisfy({ $0 != 0 }) { return "UTF-16BE" }
+        return nil
     }
 
     /// The state of one load: files read so far, loader diagnostics, directories seen.
