@@ -117,7 +117,8 @@ final class TestClient: Sendable {
     /// `diskLibrary`: load these real paths from disk instead of `library` (tests that write files).
     init(
         library: TestLibrary = TestLibrary(), polling: Bool = false, handlers: RequestHandlerRegistry = .standard,
-        now: Date = Date(timeIntervalSince1970: 1_700_000_000), diskLibrary: [String]? = nil
+        now: Date = Date(timeIntervalSince1970: 1_700_000_000), diskLibrary: [String]? = nil,
+        environment: [String: String] = [:]
     ) {
         let (client, serverEnd) = InMemoryTransport.pair()
         transport = client
@@ -136,7 +137,7 @@ final class TestClient: Sendable {
             pollInterval: .milliseconds(50),
             logError: { line in stderr.append(line) },
             now: { now },
-            environment: [:])
+            environment: environment)
         let server = LanguageServer(transport: serverEnd, configuration: configuration, handlers: handlers)
         self.server = server
         serverRun = Task { await server.run() }

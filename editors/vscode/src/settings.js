@@ -2,7 +2,11 @@
 // The extension's settings (section `snippets`) as the server's initializationOptions.
 
 /** The server settings read from the `snippets` section; `serverPath` is the extension's own. */
-const SERVER_SETTINGS = ['libraries', 'maxCompletionItems', 'resolveVariables', 'askMarker', 'saveTo'];
+const SERVER_SETTINGS = ['libraries', 'maxCompletionItems', 'resolveVariables', 'askMarker', 'saveTo', 'model'];
+
+/** Settings a workspace must not set (package.json gives them `"scope": "machine"`, so VS Code ignores workspace
+ * values): the program to run, and where questions and an API key are sent. */
+const MACHINE_SETTINGS = ['serverPath', 'model'];
 
 /**
  * initializationOptions from a WorkspaceConfiguration-like object (`get(name)`): every server setting that is
@@ -24,4 +28,4 @@ function serverCommand(configuration) {
   return { command: configuration.get('serverPath') || 'snippets-lsp', args: ['serve'] };
 }
 
-module.exports = { SERVER_SETTINGS, initializationOptions, serverCommand };
+module.exports = { SERVER_SETTINGS, MACHINE_SETTINGS, initializationOptions, serverCommand };
