@@ -55,6 +55,17 @@ private func finishes(within seconds: Double, _ body: @escaping @Sendable () -> 
         #expect(!message.contains("permission"))
     }
 
+    @Test func aFileWhoseNameIsNotUTF8GetsAPreciseMessage() throws {
+        let name = Array((directory + "/caf").utf8) + [0xE9] + Array(".code-snippets".utf8) + [0]
+        let descriptor = name.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o644) }
+        #expect(descriptor >= 0)
+        close(descriptor)
+        let loaded = LibraryLoader(fileSystem: DiskFileSystem()).load(paths: [directory])
+        let message = try #require(loaded.diagnostics.first?.message)
+        #expect(message.contains("not valid UTF-8"))
+        #expect(!message.contains("dangling"))
+    }
+
     @Test func aFileThatGrowsPastTheLimitIsReadNoFurtherThanTheLimit() throws {
         let path = directory + "/big.code-snippets"
         try String(repeating: " ", count: 5000).write(toFile: path, atomically: false, encoding: .utf8)
