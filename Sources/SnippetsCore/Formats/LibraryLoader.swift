@@ -220,7 +220,7 @@ public struct LibraryLoader: Sendable {
             case .unusable(let reason):
                 report(.error, "unusable-path", "the library path '\(path)' cannot be used: \(reason)", path: path)
             case .directory:
-                visitDirectory(path, root: path, ancestors: [])
+                visitDirectory(path, root: path)
             case .file(let size):
                 if LibraryPath.name(path) == "package.json" {
                     if !visitManifest(at: path, size: size) {
@@ -255,7 +255,7 @@ public struct LibraryLoader: Sendable {
         }
 
         mutating func visitFile(_ path: String, context: SnippetFileContext, size: Int?) {
-            let canonical = fileSystem.canonicalPath(of: path) ?? path
+            let canonical = fileSystem.identity(of: path) ?? path
             guard seen.insert(canonical).inserted else {
                 report(.note, "already-loaded", "'\(path)' was already read through another path, so it is not read twice", path: path)
                 return
@@ -292,8 +292,12 @@ public struct LibraryLoader: Sendable {
             return true
         }
 
-        mutating func visitDirectory(_ path: String, root: String, ancestors: Set<String>) {
-            let canonical = fileSystem.canonicalPath(of: path) ?? path
+        /// Identities of the directories being walked, from the root down: a loop is one seen again. Changed in
+        /// place around each descent (not copied per level), so a deep tree costs depth, not depth², set entries.
+        var ancestors: Set<String> = []
+
+        mutating func visitDirectory(_ path: String, root: String) {
+            let canonical = fileSystem.identity(of: path) ?? path
             if ancestors.contains(canonical) {
                 report(.warning, "symlink-loop", "'\(path)' leads back to a directory that contains it (a symbolic link loop), so it is skipped", path: path)
                 return
@@ -315,7 +319,6 @@ public struct LibraryLoader: Sendable {
                     return
                 }
             }
-            let inner = ancestors.union([canonical])
             // Files first, then subdirectories, each in sorted order: SnipMate reads `c.snippets` and `c_*.snippets`
             // before `c/*.snippets`, and `snippet!` overrides depend on that order.
             var subdirectories: [String] = []
@@ -335,9 +338,11 @@ public struct LibraryLoader: Sendable {
                     report(.warning, "unusable-path", "'\(child)' is listed but cannot be found (a dangling symbolic link?)", path: child)
                 }
             }
+            ancestors.insert(canonical)
             for child in subdirectories {
-                visitDirectory(child, root: root, ancestors: inner)
+                visitDirectory(child, root: root)
             }
+            ancestors.remove(canonical)
         }
 
         /// Applies SnipMate's `snippet!` (replace earlier snippets with the trigger in the same scope) and

@@ -84,7 +84,28 @@ public enum BenchCommand: SnippetsCommand {
         context.print("search (typing): \(summary(typing)); \(matched) of \(queries.count) had hits")
         context.print("search (terms):  \(summary(terms))")
         context.print("hostile bodies:  \(hostileBodyFigures())")
+        context.print("deep folders:    \(deepTreeFigures())")
         return 0
+    }
+
+    /// Loading a library of one file at the bottom of a chain of folders, at two depths, in CPU time, on the real
+    /// file system (a temporary folder, removed after): about 2 when the walk is linear in depth.
+    static func deepTreeFigures(depth: Int = 300) -> String {
+        let root = NSTemporaryDirectory() + "snippets-bench-deep-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        func cpu(_ levels: Int) -> UInt64 {
+            let top = root + "/\(levels)"
+            let bottom = top + String(repeating: "/d", count: levels)
+            try? FileManager.default.createDirectory(atPath: bottom, withIntermediateDirectories: true)
+            try? #"{"a": {"prefix": "a", "body": "b"}}"#.write(toFile: bottom + "/a.code-snippets", atomically: false, encoding: .utf8)
+            let start = processCPUNanoseconds()
+            _ = LibraryLoader(fileSystem: DiskFileSystem()).load(paths: [top])
+            return processCPUNanoseconds() - start
+        }
+        let shallow = cpu(depth)
+        let deep = cpu(depth * 2)
+        return "depth \(depth) CPU \(milliseconds(shallow)) ms, depth \(depth * 2) CPU \(milliseconds(deep)) ms, "
+            + "ratio \(String(format: "%.2f", Double(deep) / Double(max(shallow, 1)))) (linear: about 2)"
     }
 
     /// Loading a file whose body is one unclosed `${1:` after another (and the same with a non-ASCII letter in

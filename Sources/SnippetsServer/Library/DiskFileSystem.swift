@@ -78,6 +78,13 @@ public struct DiskFileSystem: LibraryFileSystem {
         try BoundedFileRead.contents(of: path, maximumSize: maximumSize)
     }
 
+    /// Device and inode, from one `stat` (symbolic links followed).
+    public func identity(of path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return "\(info.st_dev):\(info.st_ino)"
+    }
+
     public func canonicalPath(of path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
