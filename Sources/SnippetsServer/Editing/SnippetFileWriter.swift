@@ -137,10 +137,13 @@ public struct SnippetFileWriter: Sendable {
                 throw .system(operation: "replace \(path)", reason: reason)
             }
             // Without an atomic exchange: a write into the old file after the comparison shows on its descriptor.
-            if Self.readAll(before.descriptor) != before.bytes {
+            let theirs = Self.readAll(before.descriptor)
+            if theirs != before.bytes {
+                // Their bytes are only in the old file now: keep them beside it rather than lose them.
+                let copy = try? Self.writeTemporary(theirs, beside: path, like: before.info)
                 throw .system(
-                    operation: "replace \(path)",
-                    reason: "another program wrote to it during the save; its version was kept in a copy the server could not restore")
+                    operation: "save to \(path) without a conflict",
+                    reason: "another program wrote to it during the save; its version is in \(copy ?? "(could not be kept)")")
             }
             return updated
         }
@@ -258,7 +261,9 @@ public struct SnippetFileWriter: Sendable {
         }
         // The original's mode and group (the owner is ours: `checkWritable` refused anything else).
         fchmod(descriptor, original.map { $0.st_mode & 0o7777 } ?? 0o644)
-        if let original, original.st_gid != getegid() { _ = fchown(descriptor, original.st_uid, original.st_gid) }
+        if let original, original.st_uid != geteuid() || original.st_gid != getegid() {
+            _ = fchown(descriptor, original.st_uid, original.st_gid)
+        }
         guard fsync(descriptor) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
