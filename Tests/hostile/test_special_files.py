@@ -116,3 +116,20 @@ def test_a_hostile_project_snippet_file_does_not_hold_the_users_own_library_host
         reply = client.call("textDocument/completion", completion_params(0, 6))
         assert "projslow" in [item["label"] for item in reply["result"]["items"]], reply
         assert client.shutdown_and_exit() == 0
+
+
+def test_a_save_keeps_the_files_mode_and_extended_attributes(library: pathlib.Path):
+    saved = library / "saved.code-snippets"
+    saved.write_text("{}\n")
+    os.chmod(saved, 0o640)
+    try:
+        os.setxattr(saved, "user.snippets-test", b"kept")
+    except OSError:
+        pytest.skip("this file system does not take user extended attributes")
+    reply, client = serve_and_save(library, {})
+    with client:
+        assert "result" in reply, reply
+        assert client.shutdown_and_exit() == 0
+    assert "Best wishes" in saved.read_text(encoding="utf-8")
+    assert oct(saved.stat().st_mode & 0o7777) == oct(0o640)
+    assert os.getxattr(saved, "user.snippets-test") == b"kept"

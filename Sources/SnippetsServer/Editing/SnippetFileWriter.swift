@@ -96,7 +96,7 @@ public struct SnippetFileWriter: Sendable {
                 throw .refused(error)
             }
             guard updated.count <= maximumFileSize else { throw .tooLarge(size: updated.count, limit: maximumFileSize) }
-            let temporary = try Self.writeTemporary(updated, beside: path, like: before?.info)
+            let temporary = try Self.writeTemporary(updated, beside: path, like: before?.info, attributesFrom: before?.descriptor)
             beforeCommit?(path, attempt)
             // Compare right before committing: anything written since we read is kept by starting over.
             let now = try contents(of: path)
@@ -238,7 +238,9 @@ public struct SnippetFileWriter: Sendable {
     }()
 
     /// Writes `bytes` to a new temporary file in `path`'s directory, flushed to disk; returns its path.
-    private static func writeTemporary(_ bytes: [UInt8], beside path: String, like original: stat?) throws(SnippetFileWriteError) -> String {
+    private static func writeTemporary(
+        _ bytes: [UInt8], beside path: String, like original: stat?, attributesFrom source: Int32? = nil
+    ) throws(SnippetFileWriteError) -> String {
         let directory = (path as NSString).deletingLastPathComponent
         let name = "." + (path as NSString).lastPathComponent + ".saving-XXXXXX"
         var template = Array(((directory.isEmpty ? "." : directory) + "/" + name).utf8CString)
@@ -264,11 +266,55 @@ public struct SnippetFileWriter: Sendable {
         if let original, original.st_uid != geteuid() || original.st_gid != getegid() {
             _ = fchown(descriptor, original.st_uid, original.st_gid)
         }
+        if let source { ExtendedAttributes.copy(from: source, to: descriptor) }
         guard fsync(descriptor) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
             throw .system(operation: "flush \(temporary)", reason: reason)
         }
         return temporary
+    }
+}
+
+/// Extended attributes (`user.*` tags, SELinux labels, …), copied from the file a save replaces to its replacement;
+/// the calls are looked up at run time because the Swift overlay does not declare them. Best effort: an attribute
+/// the file system or the user may not set is left out, as `cp --preserve=xattr` does.
+enum ExtendedAttributes {
+    private typealias List = @convention(c) (Int32, UnsafeMutablePointer<CChar>?, Int) -> Int
+    private typealias Get = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int
+    private typealias Set = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32) -> Int32
+
+    private static func symbol<T>(_ name: String, as type: T.Type) -> T? {
+        #if os(Linux)
+            guard let pointer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
+            return unsafeBitCast(pointer, to: type)
+        #else
+            return nil
+        #endif
+    }
+
+    private static let list = symbol("flistxattr", as: List.self)
+    private static let get = symbol("fgetxattr", as: Get.self)
+    private static let set = symbol("fsetxattr", as: Set.self)
+
+    /// Copies every attribute of `source` onto `destination`.
+    static func copy(from source: Int32, to destination: Int32) {
+        guard let list, let get, let set else { return }
+        let length = list(source, nil, 0)
+        guard length > 0 else { return }
+        var names = [CChar](repeating: 0, count: length)
+        let filled = list(source, &names, length)
+        guard filled > 0 else { return }
+        for name in names[..<filled].split(separator: 0) {
+            let key = Array(name) + [0]
+            key.withUnsafeBufferPointer { key in
+                let size = get(source, key.baseAddress!, nil, 0)
+                guard size >= 0 else { return }
+                var value = [UInt8](repeating: 0, count: max(size, 1))
+                let read = value.withUnsafeMutableBytes { get(source, key.baseAddress!, $0.baseAddress, size) }
+                guard read >= 0 else { return }
+                _ = value.withUnsafeBytes { set(destination, key.baseAddress!, $0.baseAddress, read, 0) }
+            }
+        }
     }
 }
