@@ -50,6 +50,14 @@ struct SettingsTests {
         #expect(problems.map(\.name) == ["maxCompletionItems"])
     }
 
+    @Test func hugeModelNumbersAreClampedToTheirMostWithAWarning() throws {
+        let (settings, problems) = ServerSettings().applying([
+            "model": ["url": "http://127.0.0.1:8080", "timeoutSeconds": .int(Int.max), "candidates": .double(1e300)]])
+        let model = try #require(settings.model)
+        #expect(model.timeoutSeconds == 600 && model.candidates == 50)
+        #expect(problems.map(\.name) == ["model.timeoutSeconds", "model.candidates"])
+    }
+
     @Test func positionsFromAClientAreClampedToLSPsRange() throws {
         let decoded = try JSONValueDecoder.decode(
             [Position].self,

@@ -45,6 +45,11 @@ enum ModelSettings {
         if let timeout = members["timeoutSeconds"], timeout != .null {
             if let seconds = timeout.numberValue, ModelConfiguration.timeoutRange.contains(seconds) {
                 configuration.timeoutSeconds = seconds
+            } else if let seconds = timeout.numberValue, seconds > ModelConfiguration.timeoutRange.upperBound {
+                // A huge number (Neovim's math.maxinteger) means "as long as allowed".
+                configuration.timeoutSeconds = ModelConfiguration.timeoutRange.upperBound
+                problems.append(problem(
+                    "model.timeoutSeconds", "is over the most allowed; using \(Int(ModelConfiguration.timeoutRange.upperBound))"))
             } else {
                 problems.append(problem(
                     "model.timeoutSeconds",
@@ -54,6 +59,10 @@ enum ModelSettings {
         if let candidates = members["candidates"], candidates != .null {
             if let count = candidates.intValue, ModelConfiguration.candidateRange.contains(count) {
                 configuration.candidates = count
+            } else if let count = candidates.numberValue, count > Double(ModelConfiguration.candidateRange.upperBound) {
+                configuration.candidates = ModelConfiguration.candidateRange.upperBound
+                problems.append(problem(
+                    "model.candidates", "is over the most allowed; using \(ModelConfiguration.candidateRange.upperBound)"))
             } else {
                 problems.append(problem(
                     "model.candidates", "must be a whole number from 1 to 50; using the default \(ModelConfiguration.defaultCandidates)"))
