@@ -44,7 +44,7 @@ import Testing
 
     @Test(arguments: [
         "plain ascii\nlines\r\nand more",
-        "é😀\nпривет мир 😀😀 x\r\n\r中文字符" + String(repeating: "ab😀é", count: 60),
+        "é😀\nпривет мир 😀😀 x\r\n\r中文字符" + String(repeating: "ab😀é", count: 20),
         String(repeating: "😀", count: 64), String(repeating: "é", count: 32), "",
     ])
     func checkpointedConversionsAgreeWithWalkingTheLine(text: String) {
@@ -54,8 +54,8 @@ import Testing
             #expect(table.position(ofUTF8Offset: offset) == Self.naivePosition(text, offset), "offset \(offset)")
         }
         for encoding in PositionEncoding.allCases {
-            for offset in stride(from: 0, through: length, by: 7) {
-                for count in [0, 1, 2, 3, 5, 64, 65, 130, length, Int.max] {
+            for offset in stride(from: 0, through: length, by: 5) {
+                for count in [0, 1, 2, 3, 65, length, Int.max] {
                     #expect(
                         table.utf8Offset(advancing: count, in: encoding, from: offset)
                             == Self.naiveAdvance(text, count, encoding, from: offset),
