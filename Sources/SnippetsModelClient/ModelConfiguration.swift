@@ -55,6 +55,18 @@ public struct ModelConfiguration: Hashable, Sendable, CustomStringConvertible {
         name.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" } ? name : nil
     }
 
+    /// The prefix every key variable named in editor settings must have (or be exactly `openAIKeyVariable`).
+    public static let keyVariablePrefix = "SNIPPETS_"
+    /// The one conventional name settings may give besides the `SNIPPETS_` ones.
+    public static let openAIKeyVariable = "OPENAI_API_KEY"
+
+    /// Whether editor settings may name `name` as the key variable: `OPENAI_API_KEY` or `SNIPPETS_…`. Settings can
+    /// come from a repository (a workspace's settings file), so they must not be able to pick `AWS_SECRET_ACCESS_KEY`
+    /// or `GITHUB_TOKEN` from the server's environment and send it as a bearer token; the command line may name any.
+    public static func isKeyVariableAllowedInSettings(_ name: String) -> Bool {
+        name == openAIKeyVariable || (name.hasPrefix(keyVariablePrefix) && name.count > keyVariablePrefix.count)
+    }
+
     public static func isEnvironmentVariableName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
         return name.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || CharacterSet.alphanumerics.contains($0)) }

@@ -125,6 +125,31 @@ import Testing
             == "the file is 148 bytes, over the 60-byte limit for snippet files, so it was not read")
     }
 
+    @Test func utf16FilesAreCalledUTF16WithHowToConvertNotBinary() {
+        var fileSystem = InMemoryFileSystem()
+        let text = #"{ "A": { "prefix": "a", "body": "x" } }"#
+        fileSystem.files["/lib/bom.code-snippets"] = [0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        fileSystem.files["/lib/le.code-snippets"] = text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        fileSystem.files["/lib/be.code-snippets"] = text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        let library = LibraryLoader(fileSystem: fileSystem).load(paths: ["/lib"])
+        let messages = Dictionary(uniqueKeysWithValues: library.files.map { ($0.path, $0.diagnostics.map(\.message)) })
+        for (path, encoding) in [("/lib/bom.code-snippets", "UTF-16"), ("/lib/le.code-snippets", "UTF-16LE"), ("/lib/be.code-snippets", "UTF-16BE")] {
+            let message = messages[path]?.first ?? ""
+            #expect(message.contains("is \(encoding) text") && message.contains("iconv -f \(encoding) -t UTF-8"), "\(path): \(message)")
+            #expect(!message.contains("binary"))
+        }
+    }
+
+    @Test func aBodyReportsAtMostFiftyProblemsAndCountsTheRest() {
+        let body = String(repeating: "${1:", count: 10) + String(repeating: "${x ", count: 200)
+        let text = #"{ "Bad": { "prefix": "bad", "body": "\#(body)" } }"#
+        let library = LibraryLoader(fileSystem: InMemoryFileSystem(files: ["/lib/bad.code-snippets": text])).load(paths: ["/lib"])
+        let diagnostics = library.diagnostics
+        #expect(diagnostics.count == 51)
+        #expect(diagnostics.last?.code == "more-body-problems")
+        #expect(diagnostics.last?.message.hasPrefix("160 more problems in snippet 'Bad'") == true)
+    }
+
     @Test func symlinkLoopsAndMissingPathsAreLoaderDiagnostics() {
         let library = loadLibrary(
             ["/lib/a/good.code-snippets": Self.good],

@@ -2,6 +2,69 @@ import Testing
 @testable import SnippetsCore
 
 @Suite struct LineTableTests {
+    /// Every scalar with its UTF-8 offset: the straightforward definitions below walk these.
+    static func scalars(_ text: String) -> [(offset: Int, scalar: Unicode.Scalar)] {
+        var offset = 0
+        return text.unicodeScalars.map { scalar in
+            defer { offset += scalar.utf8.count }
+            return (offset, scalar)
+        }
+    }
+
+    /// A position by walking the line from its start, counting the characters wholly before `offset`.
+    static func naivePosition(_ text: String, _ offset: Int) -> SourcePosition {
+        let table = LineTable(text)
+        let offset = max(0, min(offset, text.utf8.count))
+        let line = table.line(containingUTF8Offset: offset)
+        var position = SourcePosition(line: line, asciiColumn: 0)
+        for (start, scalar) in scalars(text) where start >= table.lineStarts[line] && start + scalar.utf8.count <= offset {
+            position.utf8Column += scalar.utf8.count
+            position.utf16Column += scalar.utf16.count
+            position.scalarColumn += 1
+        }
+        return position
+    }
+
+    /// The furthest character boundary at most `count` units of `encoding` after `offset`, by walking.
+    static func naiveAdvance(_ text: String, _ count: Int, _ encoding: PositionEncoding, from offset: Int) -> Int {
+        let clamped = max(0, min(offset, text.utf8.count))
+        let all = scalars(text)
+        let start = all.last(where: { $0.offset <= clamped })?.offset ?? 0
+        var result = clamped == text.utf8.count ? clamped : start
+        guard count > 0 else { return result }
+        var remaining = count
+        for (_, scalar) in all.drop(while: { $0.offset < result }) {
+            let width = encoding.width(of: scalar)
+            guard remaining >= width else { break }
+            remaining -= width
+            result += scalar.utf8.count
+        }
+        return result
+    }
+
+    @Test(arguments: [
+        "plain ascii\nlines\r\nand more",
+        "é😀\nпривет мир 😀😀 x\r\n\r中文字符" + String(repeating: "ab😀é", count: 20),
+        String(repeating: "😀", count: 64), String(repeating: "é", count: 32), "",
+    ])
+    func checkpointedConversionsAgreeWithWalkingTheLine(text: String) {
+        let table = LineTable(text)
+        let length = text.utf8.count
+        for offset in -1...(length + 1) {
+            #expect(table.position(ofUTF8Offset: offset) == Self.naivePosition(text, offset), "offset \(offset)")
+        }
+        for encoding in PositionEncoding.allCases {
+            for offset in stride(from: 0, through: length, by: 5) {
+                for count in [0, 1, 2, 3, 65, length, Int.max] {
+                    #expect(
+                        table.utf8Offset(advancing: count, in: encoding, from: offset)
+                            == Self.naiveAdvance(text, count, encoding, from: offset),
+                        "\(encoding) \(count) from \(offset)")
+                }
+            }
+        }
+    }
+
     @Test func positionsCountEachEncoding() {
         let table = LineTable("ab\r\nпривет 😀x\n日本語\u{301}z")
         #expect(table.lineCount == 3)

@@ -51,6 +51,13 @@ let batteryPath = packageRoot.deletingLastPathComponent().appendingPathComponent
         #expect(await runTool(["eval"]).status == 2)
         #expect(await runTool(["eval", "/nonexistent/battery.json"]).status == 1)
     }
+
+    @Test func aDeviceAsTheBatteryIsNamedAsOneNotBlamedOnPermission() async {
+        let result = await runTool(["eval", "/dev/zero"])
+        #expect(result.status == 1)
+        #expect(result.err.contains("character device"))
+        #expect(!result.err.contains("permission"))
+    }
 }
 
 /// A model that lies in every answer: an identifier it was not shown (an invented title, a number or the injected

@@ -45,6 +45,29 @@ struct SettingsTests {
         }
     }
 
+    @Test(arguments: [JSONValue.int(Int.max), .int(1001), .double(1e308), .double(18446744073709551616.0)])
+    func aHugeMaxCompletionItemsIsClampedWithAWarning(value: JSONValue) {
+        let (settings, problems) = ServerSettings().applying(["maxCompletionItems": value])
+        #expect(settings.maxCompletionItems == ServerSettings.maxCompletionItemsRange.upperBound)
+        #expect(problems.map(\.name) == ["maxCompletionItems"])
+    }
+
+    @Test func hugeModelNumbersAreClampedToTheirMostWithAWarning() throws {
+        let (settings, problems) = ServerSettings().applying([
+            "model": ["url": "http://127.0.0.1:8080", "timeoutSeconds": .int(Int.max), "candidates": .double(1e300)]])
+        let model = try #require(settings.model)
+        #expect(model.timeoutSeconds == 600 && model.candidates == 50)
+        #expect(problems.map(\.name) == ["model.timeoutSeconds", "model.candidates"])
+    }
+
+    @Test func positionsFromAClientAreClampedToLSPsRange() throws {
+        let decoded = try JSONValueDecoder.decode(
+            [Position].self,
+            from: [["line": .int(Int.max), "character": .int(Int.min)], ["line": .double(1e300), "character": .int(-1)]])
+        #expect(decoded == [Position(line: Position.maximumComponent, character: 0), Position(line: Position.maximumComponent, character: 0)])
+        #expect(throws: (any Error).self) { try JSONValueDecoder.decode(Position.self, from: ["line": .double(1.5), "character": 0]) }
+    }
+
     @Test func invalidSettingShowsAWarningNamingIt() async throws {
         let client = TestClient()
         try await client.initialize(options: ["snippets": ["maxCompletionItems": "lots"]])

@@ -113,6 +113,33 @@ PY
     [ -d "$SHARED/corpora" ] || echo "fuzz: $SHARED/corpora not found; $name starts from hand-made seeds only"
 }
 
+# Inputs of realistic size, written on every run (idempotent): a quadratic cost only shows on large inputs, and
+# libFuzzer's -timeout turns one into a failure. Bodies full of unclosed or over-deep placeholders, with and without
+# non-ASCII text, a minified file with thousands of entries on one line, and a SnipMate file of the same.
+hostile_seeds() {
+    python3 - "$1" "$OUT/seeds/$1" <<'PY'
+import json, pathlib, sys
+name, out = sys.argv[1], pathlib.Path(sys.argv[2])
+bodies = {
+    "unclosed": "${1:" * 16000,
+    "unclosed-utf8": "é😀${1:" * 8000,
+    "deep": "".join("${%d:a" % (i % 9 + 1) for i in range(4000)) + "}" * 4000,
+    "bad-vars": "${FOO/(.*)/x/ ${BAR: $x ${1|a,b" * 3000,
+}
+if name == "body":
+    for key, body in bodies.items():
+        (out / f"large-{key}").write_text(body, encoding="utf-8")
+elif name == "jsonc":
+    for key, body in bodies.items():
+        (out / f"large-{key}").write_text(json.dumps({key: {"prefix": key, "body": body}}, ensure_ascii=False), encoding="utf-8")
+    minified = {f"s{i}": {"prefix": f"p{i}", "body": ["é ${1:x", "${2"], "scope": 5} for i in range(3000)}
+    (out / "large-minified").write_text(json.dumps(minified, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+elif name == "snipmate":
+    text = "".join(f"snippet s{i} \"d\"\n\t${{1:é${{2:x\n" for i in range(4000))
+    (out / "large-unclosed").write_text(text, encoding="utf-8")
+PY
+}
+
 # libFuzzer's own crash handler must see the trap (to save the input), not Swift's backtracer.
 export SWIFT_BACKTRACE=enable=no
 status=0
@@ -122,10 +149,12 @@ done
 [ "${FUZZ_BUILD_ONLY:-0}" = 1 ] && exit 0
 for name in "${TARGETS[@]}"; do
     seed "$name"
+    hostile_seeds "$name"
     mkdir -p "$OUT/work/$name"
     log=$OUT/artifacts/$name.log
     echo "fuzz: $name for ${SECONDS_EACH}s ($(ls "$OUT/seeds/$name" | wc -l) seeds)"
-    case $name in framing) max_len=65536 ;; body) max_len=4096 ;; *) max_len=16384 ;; esac
+    # Large enough for the realistic-size seeds above (libFuzzer mutates within max_len).
+    case $name in framing) max_len=65536 ;; *) max_len=262144 ;; esac
     if "$OUT/bin/$name" -max_total_time="$SECONDS_EACH" -timeout=10 -max_len=$max_len -print_final_stats=1 \
         -artifact_prefix="$OUT/artifacts/$name-" "$OUT/work/$name" "$OUT/seeds/$name" >"$log" 2>&1; then
         runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")

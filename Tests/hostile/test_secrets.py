@@ -30,10 +30,10 @@ def leaks(text: str) -> list[str]:
 
 
 def test_the_key_never_appears_in_anything_the_server_writes(library: pathlib.Path):
-    env = {"HOSTILE_TEST_KEY": SECRET}
+    env = {"SNIPPETS_HOSTILE_TEST_KEY": SECRET}
     with FaultyModel(secret=SECRET) as model, RawClient("serve", env=env) as client:
         settings = {"libraries": [str(library)],
-                    "model": {"url": model.url, "apiKeyEnvironmentVariable": "HOSTILE_TEST_KEY", "timeoutSeconds": 1}}
+                    "model": {"url": model.url, "apiKeyEnvironmentVariable": "SNIPPETS_HOSTILE_TEST_KEY", "timeoutSeconds": 1}}
         client.initialize(init_options=settings)
         reasons = {}
         for mode in MODES:
@@ -88,3 +88,28 @@ def test_the_ask_command_never_prints_the_key(library: pathlib.Path, mode: str):
             assert leaks(output) == [], f"ask {' '.join(extra)} printed the key: {output[-1500:]}"
         assert model.headers and all(h.get("authorization") == f"Bearer {SECRET}" for h in model.headers
                                      if h["request-line"].startswith("POST"))
+
+
+@pytest.mark.parametrize("how", ["initializationOptions", "didChangeConfiguration"])
+def test_settings_cannot_choose_which_secret_is_sent_nor_where(library: pathlib.Path, how: str):
+    """A repository's settings (VS Code forwards a workspace's `snippets` section) naming any variable of the
+    server's environment, or moving an allowed key to their own URL: the model's server sees no key at all."""
+    env = {"AWS_SECRET_ACCESS_KEY": SECRET, "GITHUB_TOKEN": SECRET, "SNIPPETS_MODEL_KEY": SECRET}
+    with FaultyModel(secret=SECRET) as model, RawClient("serve", env=env) as client:
+        model.mode = "error401"
+        hostile = [{"url": model.url, "apiKeyEnvironmentVariable": name, "timeoutSeconds": 2}
+                   for name in ("AWS_SECRET_ACCESS_KEY", "GITHUB_TOKEN")]
+        if how == "initializationOptions":
+            client.initialize(init_options={"libraries": [str(library)], "model": hostile[0]})
+        else:
+            # The user's own start-up settings send the allowed key to 127.0.0.2 only; the change moves the model.
+            client.initialize(init_options={"libraries": [str(library)], "model": {
+                "url": "http://127.0.0.2:9", "apiKeyEnvironmentVariable": "SNIPPETS_MODEL_KEY", "timeoutSeconds": 2}})
+            hostile.append({"url": model.url, "apiKeyEnvironmentVariable": "SNIPPETS_MODEL_KEY", "timeoutSeconds": 2})
+        for settings in hostile:
+            client.notify("workspace/didChangeConfiguration", {"settings": {"snippets": {"model": settings}}})
+            client.call("snippets/ask", {"question": "how do I write an invoice footer?"})
+        assert client.shutdown_and_exit() == 0
+    posts = [h for h in model.headers if h["request-line"].startswith("POST")]
+    assert posts, "the model was never asked"
+    assert all("authorization" not in h for h in posts), [h.get("authorization") for h in posts]

@@ -165,14 +165,19 @@ public struct LibraryLoader: Sendable {
         }
         let bytes: [UInt8]
         do {
-            bytes = try fileSystem.contents(of: path)
+            bytes = try fileSystem.contents(of: path, maximumSize: maximumFileSize)
+        } catch let error as FileTooLarge {
+            return failed(
+                "file-too-large",
+                "the file is \(error.size) bytes, over the \(maximumFileSize)-byte limit for snippet files, so it was not read")
         } catch {
             return failed("unreadable", "the file could not be read: \(error)")
         }
-        if bytes.count > maximumFileSize {
+        if let encoding = Self.utf16Encoding(of: bytes) {
             return failed(
-                "file-too-large",
-                "the file is \(bytes.count) bytes, over the \(maximumFileSize)-byte limit for snippet files, so it was not read")
+                "utf16-file",
+                "the file is \(encoding) text, but snippet files must be UTF-8, so it was not read; convert it, e.g. "
+                    + "`iconv -f \(encoding) -t UTF-8 '\(path)' > converted` and put the converted file in its place")
         }
         if bytes.contains(0) {
             return failed("binary-file", "the file holds NUL bytes: it looks binary, not like a snippet file, so it was not read")
@@ -197,6 +202,19 @@ public struct LibraryLoader: Sendable {
             for index in file.snippets.indices { file.snippets[index].layer = context.layer }
         }
         return (file, overrides)
+    }
+
+    /// "UTF-16" (with a byte-order mark), "UTF-16LE" or "UTF-16BE" (without one: every other byte of the start is
+    /// NUL, as ASCII text in UTF-16 is) when `bytes` look like UTF-16 text; nil otherwise.
+    static func utf16Encoding(of bytes: [UInt8]) -> String? {
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) { return "UTF-16" }
+        let head = bytes.prefix(64)
+        guard head.count >= 4, head.count % 2 == 0 else { return nil }
+        let even = stride(from: 0, to: head.count, by: 2).map { head[$0] }
+        let odd = stride(from: 1, to: head.count, by: 2).map { head[$0] }
+        if odd.allSatisfy({ $0 == 0 }) && even.allSatisfy({ $0 != 0 }) { return "UTF-16LE" }
+        if even.allSatisfy({ $0 == 0 }) && odd.allSatisfy({ $0 != 0 }) { return "UTF-16BE" }
+        return nil
     }
 
     /// The state of one load: files read so far, loader diagnostics, directories seen.
@@ -232,7 +250,7 @@ public struct LibraryLoader: Sendable {
             case .unusable(let reason):
                 report(.error, "unusable-path", "the library path '\(path)' cannot be used: \(reason)", path: path)
             case .directory:
-                visitDirectory(path, root: path, ancestors: [])
+                visitDirectory(path, root: path)
             case .file(let size):
                 if LibraryPath.name(path) == "package.json" {
                     if !visitManifest(at: path, size: size) {
@@ -267,7 +285,7 @@ public struct LibraryLoader: Sendable {
         }
 
         mutating func visitFile(_ path: String, context: SnippetFileContext, size: Int?) {
-            let canonical = fileSystem.canonicalPath(of: path) ?? path
+            let canonical = fileSystem.identity(of: path) ?? path
             guard seen.insert(canonical).inserted else {
                 report(.note, "already-loaded", "'\(path)' was already read through another path, so it is not read twice", path: path)
                 return
@@ -304,7 +322,7 @@ public struct LibraryLoader: Sendable {
 
         /// Reads the files a `package.json` names; false when it names none (an ordinary `package.json`).
         mutating func visitManifest(at path: String, size: Int) -> Bool {
-            guard size <= loader.maximumFileSize, let bytes = try? fileSystem.contents(of: path),
+            guard size <= loader.maximumFileSize, let bytes = try? fileSystem.contents(of: path, maximumSize: loader.maximumFileSize),
                 let text = String(validating: bytes, as: UTF8.self)
             else { return false }
             var sink = DiagnosticSink(uri: LibraryPath.fileURI(path), table: LineTable(text))
@@ -329,8 +347,12 @@ public struct LibraryLoader: Sendable {
             return true
         }
 
-        mutating func visitDirectory(_ path: String, root: String, ancestors: Set<String>) {
-            let canonical = fileSystem.canonicalPath(of: path) ?? path
+        /// Identities of the directories being walked, from the root down: a loop is one seen again. Changed in
+        /// place around each descent (not copied per level), so a deep tree costs depth, not depth², set entries.
+        var ancestors: Set<String> = []
+
+        mutating func visitDirectory(_ path: String, root: String) {
+            let canonical = fileSystem.identity(of: path) ?? path
             if ancestors.contains(canonical) {
                 report(.warning, "symlink-loop", "'\(path)' leads back to a directory that contains it (a symbolic link loop), so it is skipped", path: path)
                 return
@@ -352,7 +374,6 @@ public struct LibraryLoader: Sendable {
                     return
                 }
             }
-            let inner = ancestors.union([canonical])
             // Files first, then subdirectories, each in sorted order: SnipMate reads `c.snippets` and `c_*.snippets`
             // before `c/*.snippets`, and `snippet!` overrides depend on that order.
             var subdirectories: [String] = []
@@ -372,9 +393,11 @@ public struct LibraryLoader: Sendable {
                     report(.warning, "unusable-path", "'\(child)' is listed but cannot be found (a dangling symbolic link?)", path: child)
                 }
             }
+            ancestors.insert(canonical)
             for child in subdirectories {
-                visitDirectory(child, root: root, ancestors: inner)
+                visitDirectory(child, root: root)
             }
+            ancestors.remove(canonical)
         }
 
         /// Applies SnipMate's `snippet!` (replace earlier snippets with the trigger in the same scope) and

@@ -53,13 +53,24 @@ struct DiagnosticSink {
                 message: message))
     }
 
-    /// Reports the problems the body grammar found, placed in the file through `map`.
+    /// The most problems reported for one body; the rest are counted in one more diagnostic. A hostile body with a
+    /// problem every few bytes cannot make a file's diagnostics (or `check`'s output) grow with its size.
+    static let bodyProblemLimit = 50
+
+    /// Reports the problems the body grammar found (at most `bodyProblemLimit`, then a count of the rest), placed in
+    /// the file through `map`.
     mutating func addBodyProblems(_ problems: [SnippetBodyProblem], title: String, map: BodySourceMap) {
-        for problem in problems {
+        for problem in problems.prefix(Self.bodyProblemLimit) {
             add(
                 problem.severity, problem.code, "\(problem.message) (in snippet '\(title)')",
                 at: map.sourceOffset(ofBodyUTF16: problem.utf16Offset, in: table))
         }
+        guard problems.count > Self.bodyProblemLimit else { return }
+        let rest = problems[Self.bodyProblemLimit...]
+        add(
+            rest.contains { $0.severity == .error } ? .error : .warning, "more-body-problems",
+            "\(rest.count) more problems in snippet '\(title)' are not listed; fix the ones above first",
+            at: map.sourceOffset(ofBodyUTF16: rest.first!.utf16Offset, in: table))
     }
 
     func range(_ utf8Range: Range<Int>) -> SourceRange {

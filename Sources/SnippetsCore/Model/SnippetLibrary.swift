@@ -57,6 +57,15 @@ public struct SnippetLibrary: Sendable {
     private var indexByID: [SnippetID: Int]
     private var extensions: [String: [String]]
 
+    /// This library followed by `other`'s files (project snippets loaded after the user's own library), leaving out
+    /// any file this one already holds; searched paths stay this library's.
+    public func adding(_ other: SnippetLibrary) -> SnippetLibrary {
+        let known = Set(files.map(\.uri))
+        return SnippetLibrary(
+            files: files + other.files.filter { !known.contains($0.uri) },
+            loaderDiagnostics: loaderDiagnostics + other.loaderDiagnostics, searchedPaths: searchedPaths)
+    }
+
     public init(files: [SnippetFile], loaderDiagnostics: [LibraryDiagnostic] = [], searchedPaths: [String] = []) {
         self.files = files
         self.loaderDiagnostics = loaderDiagnostics

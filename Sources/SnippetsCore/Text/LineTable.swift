@@ -5,13 +5,46 @@ public struct LineTable: Sendable {
     /// UTF-8 offsets at which each line starts; the first is always 0.
     public let lineStarts: [Int]
 
+    /// UTF-16 code units and scalars before every `checkpointStride`-th byte (counted by lead bytes), so an offset
+    /// becomes a column by walking at most that many bytes, not the line from its start; nil for ASCII text, where
+    /// every encoding's column is the byte column. Placing many problems on one long line stays linear in bytes.
+    private let checkpoints: Checkpoints?
+
+    private struct Checkpoints: Sendable {
+        var utf16: [Int32] = []
+        var scalars: [Int32] = []
+    }
+
+    /// Bytes between checkpoints.
+    private static let checkpointStride = 64
+
     public init(_ text: String) {
         self.text = text
         var starts = [0]
         var offset = 0
         var previousWasCR = false
+        var checkpoints = Checkpoints()
+        checkpoints.utf16.reserveCapacity(text.utf8.count / Self.checkpointStride + 1)
+        checkpoints.scalars.reserveCapacity(text.utf8.count / Self.checkpointStride + 1)
+        var utf16 = 0
+        var scalars = 0
+        var isASCII = true
         for byte in text.utf8 {
+            if offset % Self.checkpointStride == 0 {
+                checkpoints.utf16.append(Int32(truncatingIfNeeded: utf16))
+                checkpoints.scalars.append(Int32(truncatingIfNeeded: scalars))
+            }
             offset += 1
+            if byte >= 0x80 {
+                isASCII = false
+                if byte & 0xC0 != 0x80 {
+                    scalars += 1
+                    utf16 += byte >= 0xF0 ? 2 : 1
+                }
+                continue
+            }
+            scalars += 1
+            utf16 += 1
             if byte == UInt8(ascii: "\n") {
                 if previousWasCR { starts[starts.count - 1] = offset } else { starts.append(offset) }
                 previousWasCR = false
@@ -22,7 +55,13 @@ public struct LineTable: Sendable {
                 previousWasCR = false
             }
         }
+        if offset % Self.checkpointStride == 0 {
+            // The end of the text sits on a checkpoint's place: `units(before:)` the end reads it.
+            checkpoints.utf16.append(Int32(truncatingIfNeeded: utf16))
+            checkpoints.scalars.append(Int32(truncatingIfNeeded: scalars))
+        }
         self.lineStarts = starts
+        self.checkpoints = isASCII ? nil : checkpoints
     }
 
     public var lineCount: Int { lineStarts.count }
@@ -67,17 +106,52 @@ public struct LineTable: Sendable {
         return low
     }
 
-    /// The position of a UTF-8 offset, with its column in every encoding.
+    /// The position of a UTF-8 offset, with its column in every encoding (an offset inside a character counts as
+    /// that character's start). Costs a binary search and at most `checkpointStride` bytes, whatever the line's length.
     public func position(ofUTF8Offset offset: Int) -> SourcePosition {
         let offset = max(0, min(offset, text.utf8.count))
         let line = line(containingUTF8Offset: offset)
-        let prefix = slice(lineStarts[line]..<offset)
+        let lineStart = lineStarts[line]
+        guard checkpoints != nil else { return SourcePosition(line: line, asciiColumn: offset - lineStart) }
+        let boundary = scalarBoundary(atOrBefore: offset)
+        let end = units(before: boundary)
+        let start = units(before: lineStart)
         return SourcePosition(
             line: line,
-            utf8Column: prefix.utf8.count,
-            utf16Column: prefix.utf16.count,
-            scalarColumn: prefix.unicodeScalars.count
+            utf8Column: boundary - lineStart,
+            utf16Column: end.utf16 - start.utf16,
+            scalarColumn: end.scalars - start.scalars
         )
+    }
+
+    /// Calls `body` with the text's bytes.
+    private func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer(body)
+    }
+
+    /// `offset`, moved back to the start of the character it is inside.
+    private func scalarBoundary(atOrBefore offset: Int) -> Int {
+        withBytes { bytes in
+            var boundary = min(offset, bytes.count)
+            while boundary > 0, boundary < bytes.count, bytes[boundary] & 0xC0 == 0x80 { boundary -= 1 }
+            return boundary
+        }
+    }
+
+    /// UTF-16 code units and scalars in the text before the character boundary `offset`.
+    private func units(before offset: Int) -> (utf16: Int, scalars: Int) {
+        guard let checkpoints else { return (offset, offset) }
+        let slot = offset / Self.checkpointStride
+        var utf16 = Int(checkpoints.utf16[slot])
+        var scalars = Int(checkpoints.scalars[slot])
+        withBytes { bytes in
+            for byte in bytes[(slot * Self.checkpointStride)..<offset] where byte & 0xC0 != 0x80 {
+                scalars += 1
+                utf16 += byte >= 0xF0 ? 2 : 1
+            }
+        }
+        return (utf16, scalars)
     }
 
     /// The UTF-8 offset of an LSP-style position whose `column` counts code units of `encoding`.
@@ -112,17 +186,42 @@ extension LineTable {
     /// The UTF-8 offset reached by advancing `count` code units of `encoding` from the UTF-8 `offset`
     /// (clamped to the text; a count ending inside a multi-unit character stops before that character).
     public func utf8Offset(advancing count: Int, in encoding: PositionEncoding, from offset: Int) -> Int {
-        let start = max(0, min(offset, text.utf8.count))
+        let length = text.utf8.count
+        let start = scalarBoundary(atOrBefore: max(0, min(offset, length)))
         guard count > 0 else { return start }
-        var remaining = count
-        var result = start
-        for scalar in slice(start..<text.utf8.count).unicodeScalars {
-            let width = encoding.width(of: scalar)
-            guard remaining >= width else { break }
-            remaining -= width
-            result += scalar.utf8.count
-            if remaining == 0 { break }
+        let (sum, overflow) = start.addingReportingOverflow(count)
+        let naive = overflow ? length : min(sum, length)
+        guard let checkpoints, encoding != .utf8 else {
+            return checkpoints == nil ? naive : scalarBoundary(atOrBefore: naive)
         }
-        return result
+        // The furthest character boundary whose units from `start` are at most `count`: the last checkpoint at or
+        // below the target, then a walk of at most one stride.
+        let counts = encoding == .utf16 ? checkpoints.utf16 : checkpoints.scalars
+        let base = encoding == .utf16 ? units(before: start).utf16 : units(before: start).scalars
+        let target = count > Int(Int32.max) ? Int.max : base + count
+        var low = 0
+        var high = counts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if Int(counts[middle]) <= target { low = middle } else { high = middle - 1 }
+        }
+        var position = start
+        var reached = base
+        if low * Self.checkpointStride > start {
+            position = low * Self.checkpointStride
+            reached = Int(counts[low])
+        }
+        return withBytes { bytes in
+            while position < bytes.count, bytes[position] & 0xC0 == 0x80 { position += 1 }
+            while position < bytes.count {
+                let lead = bytes[position]
+                let scalarLength = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+                let width = encoding == .utf16 && lead >= 0xF0 ? 2 : 1
+                guard reached + width <= target else { break }
+                reached += width
+                position += scalarLength
+            }
+            return min(position, bytes.count)
+        }
     }
 }

@@ -6,7 +6,7 @@ public enum BenchCommand: SnippetsCommand {
     public static let name = "bench"
     public static let summary = "Time loading, indexing and searching a library"
     public static let help = """
-        Usage: snippets-lsp bench [--library PATH]... [--searches N] [--asks N] [--scale N]
+        Usage: snippets-lsp bench [--library PATH]... [--searches N] [--asks N] [--scale N] [--hostile]
 
         Loads and indexes the libraries, then runs N searches (default 1000) drawn deterministically from the
         library's own triggers (prefixes of them, as typed) and title words, each in the language of the snippet
@@ -25,6 +25,9 @@ public enum BenchCommand: SnippetsCommand {
           --searches N     How many searches to time (default 1000).
           --asks N         How many asks to time at each size (default 300).
           --scale N        How many copies make the larger library (default 8; 1 skips it).
+          --hostile        Also time loading hostile input at two sizes and print the ratio (about 2 when linear,
+                           4 when quadratic): a body of 25,000 then 50,000 unclosed placeholders, and one snippet
+                           file 300 then 600 folders deep.
         """
 
     /// The corpora used when no `--library` is given, relative to the current directory.
@@ -36,7 +39,7 @@ public enum BenchCommand: SnippetsCommand {
         let askCount: Int
         let scale: Int
         do {
-            arguments = try ParsedArguments(context.arguments, options: ["--library", "--searches", "--asks", "--scale"], flags: [])
+            arguments = try ParsedArguments(context.arguments, options: ["--library", "--searches", "--asks", "--scale"], flags: ["--hostile"])
             searchCount = try arguments.positiveInteger("--searches") ?? 1000
             askCount = try arguments.positiveInteger("--asks") ?? 300
             scale = try arguments.positiveInteger("--scale") ?? 8
@@ -95,6 +98,10 @@ public enum BenchCommand: SnippetsCommand {
         context.print("search (typing): \(summary(typing)); \(matched) of \(queries.count) had hits")
         context.print("search (terms):  \(summary(terms))")
         context.print(conflictScaling(library))
+        if arguments.has("--hostile") {
+            context.print("hostile bodies:  \(hostileBodyFigures())")
+            context.print("deep folders:    \(deepTreeFigures())")
+        }
 
         let questions = BenchQueries.questions(from: library, count: askCount)
         let (facts, asks, asksCPU) = await askTimings(library: library, index: index, questions: questions)
@@ -202,6 +209,44 @@ public enum BenchCommand: SnippetsCommand {
         let ratio = Double(double.nanoseconds) / Double(max(single.nanoseconds, 1))
         return "conflicts:       \(library.snippets.count) snippets \(milliseconds(single.nanoseconds)) ms CPU (\(single.found) diagnostics); "
             + "\(doubled.snippets.count) snippets \(milliseconds(double.nanoseconds)) ms CPU (\(double.found)); ratio \(String(format: "%.2f", ratio)) for 2x the snippets"
+    }
+
+    /// Loading a library of one file at the bottom of a chain of folders, at two depths, in CPU time, on the real
+    /// file system (a temporary folder, removed after): about 2 when the walk is linear in depth.
+    static func deepTreeFigures(depth: Int = 300) -> String {
+        let root = NSTemporaryDirectory() + "snippets-bench-deep-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        func cpu(_ levels: Int) -> UInt64 {
+            let top = root + "/\(levels)"
+            let bottom = top + String(repeating: "/d", count: levels)
+            try? FileManager.default.createDirectory(atPath: bottom, withIntermediateDirectories: true)
+            try? #"{"a": {"prefix": "a", "body": "b"}}"#.write(toFile: bottom + "/a.code-snippets", atomically: false, encoding: .utf8)
+            let start = processCPUNanoseconds()
+            _ = LibraryLoader(fileSystem: DiskFileSystem()).load(paths: [top])
+            return processCPUNanoseconds() - start
+        }
+        let shallow = cpu(depth)
+        let deep = cpu(depth * 2)
+        return "depth \(depth) CPU \(milliseconds(shallow)) ms, depth \(depth * 2) CPU \(milliseconds(deep)) ms, "
+            + "ratio \(String(format: "%.2f", Double(deep) / Double(max(shallow, 1)))) (linear: about 2)"
+    }
+
+    /// Loading a file whose body is one unclosed `${1:` after another (and the same with a non-ASCII letter in
+    /// each), at two sizes, in CPU time: the ratio is about 2 when loading is linear in bytes, 4 when quadratic.
+    static func hostileBodyFigures(units: Int = 25_000) -> String {
+        func cpu(_ repeats: Int) -> UInt64 {
+            let body = String(repeating: "${1:", count: repeats / 2) + String(repeating: "é${1:", count: repeats / 2)
+            let text = "{\"x\": {\"prefix\": \"x\", \"body\": \"\(body)\"}}"
+            let loader = LibraryLoader(fileSystem: InMemoryFileSystem(files: ["/bench/hostile.code-snippets": text]))
+            let start = processCPUNanoseconds()
+            _ = loader.load(paths: ["/bench"])
+            return processCPUNanoseconds() - start
+        }
+        let small = cpu(units)
+        let large = cpu(units * 2)
+        let ratio = Double(large) / Double(max(small, 1))
+        return "\(units / 1000)k constructs CPU \(milliseconds(small)) ms, \(units * 2 / 1000)k CPU \(milliseconds(large)) ms, "
+            + "ratio \(String(format: "%.2f", ratio)) (linear: about 2)"
     }
 
     /// CPU time used by the whole process so far: unlike wall time, it does not grow when other work shares the

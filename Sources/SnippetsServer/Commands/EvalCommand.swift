@@ -30,6 +30,9 @@ public enum EvalCommand: SnippetsCommand {
         2 for a usage error.
         """
 
+    /// The largest battery file read.
+    static let maximumBatterySize = 64 << 20
+
     public static func run(_ context: CommandContext) async -> Int32 {
         let arguments: ParsedArguments
         let modelConfiguration: ModelConfiguration?
@@ -44,8 +47,21 @@ public enum EvalCommand: SnippetsCommand {
         }
         let batteryPath = LibraryPath.join(FileManager.default.currentDirectoryPath, arguments.positionals[0])
         let battery: ProbeBattery
+        let bytes: [UInt8]
         do {
-            battery = try JSONDecoder().decode(ProbeBattery.self, from: Data(contentsOf: URL(fileURLWithPath: batteryPath)))
+            // Opened without blocking and read only when it is a regular file under the limit: a device or a FIFO
+            // is named as such (Foundation called /dev/zero "You don't have permission").
+            bytes = try BoundedFileRead.contents(of: batteryPath, maximumSize: Self.maximumBatterySize)
+        } catch let error as FileTooLarge {
+            context.printError(
+                "snippets-lsp eval: cannot read the battery \(batteryPath): it is \(error.size) bytes, over the \(Self.maximumBatterySize)-byte limit")
+            return 1
+        } catch {
+            context.printError("snippets-lsp eval: cannot read the battery \(batteryPath): \(error)")
+            return 1
+        }
+        do {
+            battery = try JSONDecoder().decode(ProbeBattery.self, from: Data(bytes))
         } catch {
             context.printError("snippets-lsp eval: cannot read the battery \(batteryPath): \(error.localizedDescription)")
             return 1

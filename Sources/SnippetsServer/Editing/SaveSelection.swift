@@ -27,13 +27,15 @@ enum SaveSelection {
 
     /// The file saved snippets go to: `saveTo` (resolved by `LibraryPaths.absolute`, as library paths are), else
     /// `saved.code-snippets` in the first writable library layer when it is a directory, or that path itself when it
-    /// is a `.code-snippets` file. A file inside a read-only layer is refused with a message naming the layer.
+    /// is a `.code-snippets` file. A file inside a read-only layer is refused with a message naming the layer, and
+    /// `saveTo` must name a snippet file inside the library (`checkDestination`).
     static func destination(
         settings: ServerSettings, layers: [LibraryLayer], environment: [String: String]
     ) throws(ResponseError) -> String {
         if let saveTo = settings.saveTo {
             let path = LibraryPaths.absolute(saveTo, environment: environment)
             if let layer = LayerLoading.readOnlyLayer(containing: path, in: layers) { throw readOnlyRefusal(layer) }
+            try checkDestination(path, libraryPaths: layers.map(\.path))
             return path
         }
         guard !layers.isEmpty else {
@@ -55,6 +57,51 @@ enum SaveSelection {
     /// The refusal to write into a read-only layer.
     static func readOnlyRefusal(_ layer: LibraryLayer) -> ResponseError {
         refusal("the library layer '\(layer.name)' (\(layer.path)) is read-only; set snippets.saveTo to a .code-snippets file in a writable layer")
+    }
+
+    /// JSON files a library directory may hold that are never snippet files: saving must not add members to them.
+    static let configurationFileNames: Set<String> = [
+        "package.json", "settings.json", "tasks.json", "launch.json", "keybindings.json", "extensions.json",
+        "tsconfig.json", "jsconfig.json", "composer.json", "package-lock.json",
+    ]
+
+    /// Refuses a save target that is not a snippet file (`.code-snippets`, or a `<language>.json`) inside one of the
+    /// library paths, where the loader reads it. `saveTo` can come from a repository's settings: it must never
+    /// choose an arbitrary file to write.
+    static func checkDestination(_ path: String, libraryPaths: [String]) throws(ResponseError) {
+        let name = (path as NSString).lastPathComponent
+        guard name.hasSuffix(".code-snippets") || (name.hasSuffix(".json") && !configurationFileNames.contains(name.lowercased())),
+            !name.hasPrefix(".")
+        else {
+            throw refusal("snippets.saveTo must name a .code-snippets file (or a <language>.json snippet file); \(path) is not one")
+        }
+        let canonical = canonicalDestination(path)
+        for library in libraryPaths.map({ canonicalDestination(($0 as NSString).expandingTildeInPath) }) {
+            if canonical == library { return }
+            let root = library.hasSuffix("/") ? library : library + "/"
+            guard canonical.hasPrefix(root) else { continue }
+            // The loader skips hidden entries, so a file under one would be saved and never loaded.
+            let inner = canonical.dropFirst(root.count).split(separator: "/")
+            if inner.dropLast().contains(where: { $0.hasPrefix(".") }) { continue }
+            return
+        }
+        throw refusal(
+            "\(path) is not inside your library paths (snippets.libraries); saving only adds to snippet files there, "
+                + "so set snippets.saveTo to a .code-snippets file in a library directory")
+    }
+
+    /// `path` with symbolic links in its directory resolved (the file itself may not exist yet), and a link at the
+    /// file itself followed where it leads.
+    static func canonicalDestination(_ path: String) -> String {
+        let standard = (path as NSString).standardizingPath
+        if let resolved = realpath(standard, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        let directory = (standard as NSString).deletingLastPathComponent
+        guard let resolved = realpath(directory.isEmpty ? "." : directory, nil) else { return standard }
+        defer { free(resolved) }
+        return (String(cString: resolved) as NSString).appendingPathComponent((standard as NSString).lastPathComponent)
     }
 
     /// A title from the selection's first non-blank line, whitespace collapsed, cut at a word to fit.

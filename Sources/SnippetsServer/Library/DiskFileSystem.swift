@@ -23,7 +23,7 @@ public struct DiskFileSystem: LibraryFileSystem {
         public var description: String { reason }
     }
 
-    private static func reason(_ code: Int32) -> String {
+    static func reason(_ code: Int32) -> String {
         switch code {
         case ELOOP: return "a symbolic link loop"
         case EACCES, EPERM: return "permission denied"
@@ -40,6 +40,7 @@ public struct DiskFileSystem: LibraryFileSystem {
                 // A dangling symbolic link exists even though its target does not.
                 var linkInfo = stat()
                 if lstat(path, &linkInfo) == 0 { return .unusable(reason: "a symbolic link to nothing") }
+                if path.unicodeScalars.contains("\u{FFFD}") { return .unusable(reason: Self.invalidNameReason) }
                 return .missing
             }
             return .unusable(reason: Self.reason(code))
@@ -47,9 +48,12 @@ public struct DiskFileSystem: LibraryFileSystem {
         switch info.st_mode & S_IFMT {
         case S_IFDIR: return .directory
         case S_IFREG: return .file(size: Int(info.st_size))
-        default: return .unusable(reason: "not a regular file or directory")
+        default: return .unusable(reason: "it is \(BoundedFileRead.kind(ofMode: info.st_mode)), not a regular file or directory")
         }
     }
+
+    /// Why an entry whose name is not UTF-8 cannot be read (paths here are Swift strings, which are UTF-8).
+    static let invalidNameReason = "its name is not valid UTF-8 (shown with \u{FFFD} for the bytes that are not), so it cannot be read; rename it"
 
     public func contentsOfDirectory(at path: String) throws -> [String] {
         guard let directory = opendir(path) else { throw Failure(path: path, reason: Self.reason(errno)) }
@@ -65,28 +69,20 @@ public struct DiskFileSystem: LibraryFileSystem {
     }
 
     public func contents(of path: String) throws -> [UInt8] {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { throw Failure(path: path, reason: Self.reason(errno)) }
-        defer { close(descriptor) }
+        try contents(of: path, maximumSize: LibraryLoader.defaultMaximumFileSize)
+    }
+
+    /// Opened without blocking, type and size checked on the descriptor, at most `maximumSize` bytes read
+    /// (see `BoundedFileRead`).
+    public func contents(of path: String, maximumSize: Int) throws -> [UInt8] {
+        try BoundedFileRead.contents(of: path, maximumSize: maximumSize)
+    }
+
+    /// Device and inode, from one `stat` (symbolic links followed).
+    public func identity(of path: String) -> String? {
         var info = stat()
-        let expected = fstat(descriptor, &info) == 0 ? max(0, Int(info.st_size)) : 0
-        // Read straight into the array, sized from `fstat`; keep reading past it in case the file grew.
-        var bytes = [UInt8](repeating: 0, count: expected + 1)
-        var filled = 0
-        while true {
-            if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(4096, bytes.count))) }
-            let count = bytes.withUnsafeMutableBytes { buffer in
-                read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw Failure(path: path, reason: Self.reason(errno))
-            }
-            if count == 0 { break }
-            filled += count
-        }
-        bytes.removeSubrange(filled...)
-        return bytes
+        guard stat(path, &info) == 0 else { return nil }
+        return "\(info.st_dev):\(info.st_ino)"
     }
 
     public func canonicalPath(of path: String) -> String? {

@@ -58,7 +58,15 @@ extension LanguageServer {
         var lastGood = self.lastGood
         let generation = snapshot.generation + 1
         reloadTask = Task.detached(priority: .utility) {
-            let loaded = loader(layers, workspaceRoots)
+            var loaded = loader(layers, [])
+            if !workspaceRoots.isEmpty {
+                // The user's own library goes into service first: project snippets come from a repository someone
+                // opened, and a slow or hostile `.vscode/*.code-snippets` must not keep completion waiting for it.
+                var interim = lastGood
+                let own = interim.serving(loaded)
+                await self.installInterim(LibrarySnapshot(library: own, index: TokenIndex(library: own), generation: generation))
+                loaded = loaded.adding(loader([], workspaceRoots))
+            }
             let served = lastGood.serving(loaded)
             let learned = loadLearned?(layers.map(\.path), served) ?? .none
             let snapshot = LibrarySnapshot(
@@ -67,6 +75,12 @@ extension LanguageServer {
             // After the swap, so completions are served first: the first ask then finds its facts ready.
             snapshot.askFacts.prepare()
         }
+    }
+
+    /// Serves the user's own library while the project snippets still load; a newer snapshot is never replaced.
+    private func installInterim(_ interim: LibrarySnapshot) {
+        guard interim.generation >= snapshot.generation else { return }
+        snapshot = interim
     }
 
     /// How many library problems one load writes to stderr.

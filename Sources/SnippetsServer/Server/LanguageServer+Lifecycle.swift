@@ -115,6 +115,9 @@ extension LanguageServer {
 
     private func changeConfiguration(_ json: JSONValue) {
         var (newSettings, problems) = settings.applying(json)
+        if let keyProblem = ModelSettings.keepingKeyDestination(of: settings.model, in: &newSettings.model) {
+            problems.append(keyProblem)
+        }
         if newSettings.model != settings.model {
             problems += ModelSettings.environmentProblems(newSettings.model, environment: configuration.environment)
         }

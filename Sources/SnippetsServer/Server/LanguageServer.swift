@@ -80,10 +80,12 @@ public actor LanguageServer {
 
     /// Serves until `exit` or the end of input, and returns the exit status: 0 after `shutdown`, 1 otherwise.
     public func run() async -> Int32 {
-        let (queue, queueInput) = AsyncStream.makeStream(of: Incoming.self, bufferingPolicy: .unbounded)
-        let reader = Task { await self.read(into: queueInput) }
-        for await item in queue {
+        let (queue, queueInput) = AsyncStream.makeStream(of: (item: Incoming, size: Int).self, bufferingPolicy: .unbounded)
+        let budget = QueueBudget(maximumItems: Self.queuedMessageLimit, maximumBytes: Self.queuedByteLimit)
+        let reader = Task { await self.read(into: queueInput, budget: budget) }
+        for await (item, size) in queue {
             await process(item)
+            budget.release(size)
             if exitStatus != nil { break }
         }
         reader.cancel()
@@ -94,8 +96,15 @@ public actor LanguageServer {
         return exitStatus ?? (phase == .shutDown ? 0 : 1)
     }
 
-    /// Reads and frames bytes; cancellations are acted on at once, everything else goes to the queue in order.
-    private nonisolated func read(into queue: AsyncStream<Incoming>.Continuation) async {
+    /// The most messages read and not yet applied; the reader stops reading while the queue is this long.
+    static let queuedMessageLimit = 256
+    /// The most bytes of messages read and not yet applied (one larger message is still admitted into an empty queue).
+    static let queuedByteLimit = 16 << 20
+
+    /// Reads and frames bytes; cancellations are acted on at once, everything else goes to the queue in order,
+    /// waiting for room in `budget` first, so a client that sends faster than the server applies is held back by
+    /// the pipe instead of growing the server's memory.
+    private nonisolated func read(into queue: AsyncStream<(item: Incoming, size: Int)>.Continuation, budget: QueueBudget) async {
         var framer = MessageFramer()
         for await chunk in transport.incoming {
             framer.append(chunk)
@@ -109,10 +118,12 @@ public actor LanguageServer {
                     case .success(.notification("$/cancelRequest", let params)):
                         if let id = params?["id"].flatMap(RequestID.init) { await cancel(id) }
                     case .success(let message):
+                        await budget.acquire(body.count)
                         if case .request(let id, _, _) = message { await noteUnanswered(id) }
-                        queue.yield(.message(message, received: received))
+                        queue.yield((.message(message, received: received), body.count))
                     case .failure(let failure):
-                        queue.yield(.undecodable(failure))
+                        await budget.acquire(body.count)
+                        queue.yield((.undecodable(failure), body.count))
                     }
                 }
             }

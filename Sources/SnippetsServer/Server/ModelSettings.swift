@@ -25,7 +25,16 @@ enum ModelSettings {
             }
         }
         if let variable = members["apiKeyEnvironmentVariable"], variable != .null {
-            if let text = variable.stringValue, ModelConfiguration.isEnvironmentVariableName(text) {
+            if let text = variable.stringValue, ModelConfiguration.isEnvironmentVariableName(text),
+                !ModelConfiguration.isKeyVariableAllowedInSettings(text)
+            {
+                // Not named back: it may be the key itself pasted in, or a secret's name a repository chose.
+                problems.append(problem(
+                    "model.apiKeyEnvironmentVariable",
+                    "must be \(ModelConfiguration.openAIKeyVariable) or start with \(ModelConfiguration.keyVariablePrefix) "
+                        + "(settings may come from a repository, so they cannot pick any other variable); sending no key. "
+                        + "Put the key in such a variable, or give --model-key-env on the command line"))
+            } else if let text = variable.stringValue, ModelConfiguration.isEnvironmentVariableName(text) {
                 configuration.apiKeyEnvironmentVariable = text
             } else {
                 problems.append(problem(
@@ -36,6 +45,11 @@ enum ModelSettings {
         if let timeout = members["timeoutSeconds"], timeout != .null {
             if let seconds = timeout.numberValue, ModelConfiguration.timeoutRange.contains(seconds) {
                 configuration.timeoutSeconds = seconds
+            } else if let seconds = timeout.numberValue, seconds > ModelConfiguration.timeoutRange.upperBound {
+                // A huge number (Neovim's math.maxinteger) means "as long as allowed".
+                configuration.timeoutSeconds = ModelConfiguration.timeoutRange.upperBound
+                problems.append(problem(
+                    "model.timeoutSeconds", "is over the most allowed; using \(Int(ModelConfiguration.timeoutRange.upperBound))"))
             } else {
                 problems.append(problem(
                     "model.timeoutSeconds",
@@ -45,12 +59,32 @@ enum ModelSettings {
         if let candidates = members["candidates"], candidates != .null {
             if let count = candidates.intValue, ModelConfiguration.candidateRange.contains(count) {
                 configuration.candidates = count
+            } else if let count = candidates.numberValue, count > Double(ModelConfiguration.candidateRange.upperBound) {
+                configuration.candidates = ModelConfiguration.candidateRange.upperBound
+                problems.append(problem(
+                    "model.candidates", "is over the most allowed; using \(ModelConfiguration.candidateRange.upperBound)"))
             } else {
                 problems.append(problem(
                     "model.candidates", "must be a whole number from 1 to 50; using the default \(ModelConfiguration.defaultCandidates)"))
             }
         }
         return (configuration, problems)
+    }
+
+    /// Applies the rule for `workspace/didChangeConfiguration`, whose settings a repository can supply (VS Code
+    /// sends the whole merged `snippets` section, workspace folders' settings included): which key is sent and the
+    /// URL it is sent to are fixed when the server starts (command line or `initializationOptions`). A change may
+    /// switch models, but a key goes only to the URL it went to before; otherwise the new model gets no key (until a
+    /// restart with it) and the returned problem says so.
+    static func keepingKeyDestination(of current: ModelConfiguration?, in changed: inout ModelConfiguration?) -> ServerSettings.Problem? {
+        guard let variable = changed?.apiKeyEnvironmentVariable else { return nil }
+        if let current, current.apiKeyEnvironmentVariable == variable, current.baseURL == changed?.baseURL { return nil }
+        changed?.apiKeyEnvironmentVariable = nil
+        return problem(
+            "model.apiKeyEnvironmentVariable",
+            "and the url a key is sent to are taken only when the server starts (initializationOptions or the command "
+                + "line), never from a settings change, which a repository's settings can make; sending no key to "
+                + "\(changed.map { $0.baseURL.host ?? "" } ?? "") until the server is restarted with it")
     }
 
     /// A warning when the key variable `model` names is not set in `environment` (the server's own).

@@ -56,6 +56,9 @@ public struct ServerSettings: Sendable, Hashable {
     public static let defaultAskMarker = "??"
     /// The default for `maxCompletionItems`.
     public static let defaultMaxCompletionItems = 50
+    /// The values `maxCompletionItems` may take; a larger number is clamped to the upper bound, so no arithmetic on
+    /// it can overflow.
+    public static let maxCompletionItemsRange = 1...1000
 
     /// Default settings.
     public init(
@@ -92,8 +95,14 @@ public struct ServerSettings: Sendable, Hashable {
             problems += layerProblems
         }
         if let value = members["maxCompletionItems"] {
-            if let number = value.intValue, number > 0 {
+            if let number = value.intValue, Self.maxCompletionItemsRange.contains(number) {
                 result.maxCompletionItems = number
+            } else if let number = value.numberValue, number > Double(Self.maxCompletionItemsRange.upperBound) {
+                // Neovim's `math.maxinteger` and friends mean "no limit": the most the server sends.
+                result.maxCompletionItems = Self.maxCompletionItemsRange.upperBound
+                problems.append(Problem(
+                    name: "maxCompletionItems",
+                    message: "setting 'snippets.maxCompletionItems' is over the most the server sends; using \(Self.maxCompletionItemsRange.upperBound)"))
             } else {
                 result.maxCompletionItems = Self.defaultMaxCompletionItems
                 problems.append(Problem(

@@ -129,7 +129,7 @@ let overdueQuestion = "how do I chase an overdue invoice?"
         let (settings, problems) = ServerSettings().applying([
             "snippets": [
                 "model": [
-                    "url": "http://localhost:11434/v1", "name": "llama3.2", "apiKeyEnvironmentVariable": "OLLAMA_KEY",
+                    "url": "http://localhost:11434/v1", "name": "llama3.2", "apiKeyEnvironmentVariable": "SNIPPETS_OLLAMA_KEY",
                     "timeoutSeconds": .double(12.5), "candidates": 5,
                 ]
             ]
@@ -138,7 +138,7 @@ let overdueQuestion = "how do I chase an overdue invoice?"
         let model = try #require(settings.model)
         #expect(model.chatCompletionsURL.absoluteString == "http://localhost:11434/v1/chat/completions")
         #expect(model.propertiesURL.absoluteString == "http://localhost:11434/props")
-        #expect(model.modelName == "llama3.2" && model.apiKeyEnvironmentVariable == "OLLAMA_KEY")
+        #expect(model.modelName == "llama3.2" && model.apiKeyEnvironmentVariable == "SNIPPETS_OLLAMA_KEY")
         #expect(model.timeoutSeconds == 12.5 && model.candidates == 5)
         #expect(settings.applying(JSONValue.object(["model": .null])).settings.model == nil)
         #expect(settings.applying(JSONValue.object(["maxCompletionItems": 3])).settings.model == model, "an absent key keeps the model")
@@ -161,6 +161,46 @@ let overdueQuestion = "how do I chase an overdue invoice?"
         #expect(settings.model?.candidates == candidates)
         // The key's value is never echoed: the message names the variable setting, not what was typed.
         #expect(problems.first?.message.contains("sk-abc") == false)
+    }
+}
+
+/// Settings may come from a repository: they must not choose which secret is sent, nor where a secret goes.
+@Suite struct ModelSecretRuleTests {
+    @Test(arguments: ["AWS_SECRET_ACCESS_KEY", "GITHUB_TOKEN", "HOME", "SNIPPETS_", "OPENAI_API_KEY_2"])
+    func settingsCannotNameAnyOtherVariable(variable: String) {
+        let (settings, problems) = ServerSettings().applying(["model": ["url": "https://evil.example", "apiKeyEnvironmentVariable": .string(variable)]])
+        #expect(settings.model?.apiKeyEnvironmentVariable == nil)
+        #expect(problems.map(\.name) == ["model.apiKeyEnvironmentVariable"])
+        #expect(problems.first?.message.contains(variable) == false || variable == "SNIPPETS_")
+    }
+
+    @Test(arguments: ["OPENAI_API_KEY", "SNIPPETS_MODEL_KEY"])
+    func theFixedNamesAreAccepted(variable: String) {
+        let (settings, problems) = ServerSettings().applying(["model": ["url": "http://127.0.0.1:8080", "apiKeyEnvironmentVariable": .string(variable)]])
+        #expect(problems.isEmpty)
+        #expect(settings.model?.apiKeyEnvironmentVariable == variable)
+    }
+
+    @Test func aSettingsChangeCannotSendTheKeyToAnotherURLNorPickAKey() async throws {
+        let environment = ["SNIPPETS_MODEL_KEY": "secret-value"]
+        let client = TestClient(environment: environment)
+        try await client.initialize(options: ["model": ["url": "http://127.0.0.1:9", "apiKeyEnvironmentVariable": "SNIPPETS_MODEL_KEY"]])
+        #expect(await client.server.settings.model?.apiKeyEnvironmentVariable == "SNIPPETS_MODEL_KEY")
+        // Same URL and key, other timeout: kept.
+        client.notify("workspace/didChangeConfiguration", ["settings": ["snippets": ["model": [
+            "url": "http://127.0.0.1:9", "apiKeyEnvironmentVariable": "SNIPPETS_MODEL_KEY", "timeoutSeconds": 5]]]])
+        _ = try await client.result("snippets/stats")
+        #expect(await client.server.settings.model?.apiKeyEnvironmentVariable == "SNIPPETS_MODEL_KEY")
+        #expect(await client.server.settings.model?.timeoutSeconds == 5)
+        // A repository's settings move the model elsewhere: the model moves, the key does not go with it.
+        client.notify("workspace/didChangeConfiguration", ["settings": ["snippets": ["model": [
+            "url": "https://collector.example/v1", "apiKeyEnvironmentVariable": "SNIPPETS_MODEL_KEY"]]]])
+        let warning = try #require(await client.notification("window/showMessage"))
+        #expect(warning["message"]?.stringValue?.contains("only when the server starts") == true)
+        let model = await client.server.settings.model
+        #expect(model?.baseURL.host == "collector.example")
+        #expect(model?.apiKeyEnvironmentVariable == nil)
+        _ = try await client.shutdownAndExit()
     }
 }
 
@@ -190,10 +230,10 @@ let overdueQuestion = "how do I chase an overdue invoice?"
 
     @Test func anUnsetKeyVariableIsNamedInAWarning() async throws {
         let client = TestClient()
-        try await client.initialize(options: ["model": ["url": "http://127.0.0.1:9", "apiKeyEnvironmentVariable": "NOT_SET_KEY"]])
+        try await client.initialize(options: ["model": ["url": "http://127.0.0.1:9", "apiKeyEnvironmentVariable": "SNIPPETS_NOT_SET_KEY"]])
         let warning = try #require(await client.notification("window/showMessage"))
         #expect(warning["type"] == 2)
-        #expect(warning["message"]?.stringValue?.contains("NOT_SET_KEY") == true)
+        #expect(warning["message"]?.stringValue?.contains("SNIPPETS_NOT_SET_KEY") == true)
         #expect(warning["message"]?.stringValue?.contains("model.apiKeyEnvironmentVariable") == true)
         _ = try await client.shutdownAndExit()
     }

@@ -4,6 +4,10 @@
 /** The server settings read from the `snippets` section; `serverPath` is the extension's own. */
 const SERVER_SETTINGS = ['libraries', 'maxCompletionItems', 'resolveVariables', 'choices', 'askMarker', 'saveTo', 'learning', 'model'];
 
+/** Settings a workspace must not set (package.json gives them `"scope": "machine"`, so VS Code ignores workspace
+ * values): the program to run, and where questions and an API key are sent. */
+const MACHINE_SETTINGS = ['serverPath', 'model'];
+
 /**
  * initializationOptions from a WorkspaceConfiguration-like object (`get(name)`): every server setting that is
  * set (not undefined or null) is passed through; empty strings, arrays and objects mean "use the default".
@@ -25,4 +29,4 @@ function serverCommand(configuration) {
   return { command: configuration.get('serverPath') || 'snippets-lsp', args: ['serve'] };
 }
 
-module.exports = { SERVER_SETTINGS, initializationOptions, serverCommand };
+module.exports = { SERVER_SETTINGS, MACHINE_SETTINGS, initializationOptions, serverCommand };

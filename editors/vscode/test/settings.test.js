@@ -3,7 +3,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { SERVER_SETTINGS, initializationOptions, serverCommand } = require('../src/settings');
+const { SERVER_SETTINGS, MACHINE_SETTINGS, initializationOptions, serverCommand } = require('../src/settings');
 
 const configuration = (values) => ({ get: (name) => values[name] });
 
@@ -44,4 +44,13 @@ test('package.json declares every server setting and the commands extension.js r
   assert.deepEqual(manifest.contributes.commands.map((c) => c.command).sort(), registered);
   assert.equal(manifest.contributes.commands.find((c) => c.command === 'snippetsLsp.ask').title, 'Ask…');
   assert.ok(manifest.dependencies['vscode-languageclient']);
+});
+
+test('the program to run and the model are machine-scoped: a workspace settings file cannot set them', () => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
+  for (const name of MACHINE_SETTINGS) {
+    assert.equal(manifest.contributes.configuration.properties[`snippets.${name}`].scope, 'machine', `snippets.${name}`);
+  }
+  const model = { url: 'http://127.0.0.1:8080', apiKeyEnvironmentVariable: 'OPENAI_API_KEY' };
+  assert.deepEqual(initializationOptions(configuration({ model })), { model });
 });
