@@ -207,21 +207,25 @@ enum JSONText {
             return text
         }
 
-        /// The scalar of a `\uXXXX` escape (the `\u` already read), joining a surrogate pair.
+        /// The scalar of a `\uXXXX` escape (the `\u` already read), joining a surrogate pair. A lone surrogate is
+        /// valid JSON text but no Unicode scalar: it becomes U+FFFD, which counts the same in every position
+        /// encoding (one UTF-16 unit, three UTF-8 bytes, one scalar), so a document carrying one stays in step with
+        /// the editor's copy (as `JSONC` reads library files).
         mutating func unicodeEscape() throws -> Unicode.Scalar {
             let first = try hex4()
-            if (0xD800..<0xDC00).contains(first) {
-                guard offset + 2 <= bytes.count, bytes[offset] == UInt8(ascii: "\\"), bytes[offset + 1] == UInt8(ascii: "u")
-                else { throw error("a high surrogate without its low surrogate") }
+            if (0xD800..<0xDC00).contains(first), offset + 6 <= bytes.count,
+                bytes[offset] == UInt8(ascii: "\\"), bytes[offset + 1] == UInt8(ascii: "u")
+            {
+                let saved = offset
                 offset += 2
                 let second = try hex4()
-                guard (0xDC00..<0xE000).contains(second) else { throw error("a high surrogate without its low surrogate") }
-                let value = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
-                guard let scalar = Unicode.Scalar(value) else { throw error("an invalid Unicode escape") }
-                return scalar
+                if (0xDC00..<0xE000).contains(second), let scalar = Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)) {
+                    return scalar
+                }
+                // Not a low surrogate: that escape is read on its own.
+                offset = saved
             }
-            guard let scalar = Unicode.Scalar(first) else { throw error("a low surrogate without its high surrogate") }
-            return scalar
+            return Unicode.Scalar(first) ?? "\u{FFFD}"
         }
 
         mutating func hex4() throws -> UInt32 {
