@@ -21,7 +21,9 @@ public enum SearchCommand: SnippetsCommand {
           --json           A JSON array of {id, title, triggers, match, score, location {uri, range}}.
 
         Each text result line: TRIGGERS  TITLE  (MATCH)  FILE:LINE, lines counted from 1.
-        Exit status: 0 on success (also when nothing matches), 2 on a usage error.
+        Exit status: 0 when the library was searched (also when nothing matches); 1 when the library is empty or
+        could not be read (a path that does not exist, every file broken), said on stderr as `ask` says it; 2 on
+        a usage error.
         """
 
     public static func run(_ context: CommandContext) async -> Int32 {
@@ -42,6 +44,15 @@ public enum SearchCommand: SnippetsCommand {
         let query = arguments.positionals.joined(separator: " ")
         let paths = LibraryPaths.resolve(flags: arguments.values("--library"), environment: context.environment)
         let library = paths.load()
+        // "No snippets match" is only said about a library that was searched.
+        if let unsearchable = LibraryState.result(for: library) {
+            if arguments.has("--json") { context.print("[]") }
+            context.printError("snippets-lsp search: \(unsearchable.answer)")
+            if let reason = unsearchable.reason {
+                context.printError("\(unsearchable.status.rawValue) (\(reason.code.rawValue)): \(reason.message)")
+            }
+            return 1
+        }
         let index = TokenIndex(library: library)
         let results = index.search(query, language: arguments.value("--language"), limit: limit)
         let hits = results.hits.compactMap { hit in library.snippet(withID: hit.snippetID).map { (hit, $0) } }
