@@ -117,8 +117,9 @@ clean-venv: ## Remove .venv.
 	rm -rf $(VENV)
 
 # Fuzzing (libFuzzer through swiftc -sanitize=fuzzer): framing + JSON-RPC decoding, JSONC + VS Code reader, body
-# grammar, SnipMate reader, seeded from $(SHARED)/corpora. Builds are cached in .build/fuzz; a crash fails the run
-# and leaves its input in .build/fuzz/artifacts/.
+# grammar, SnipMate reader, didChange batches (LineTable.Editor against edits one by one), seeded from
+# $(SHARED)/corpora. Builds are cached in .build/fuzz; a crash fails the run and leaves its input in
+# .build/fuzz/artifacts/.
 FUZZ_SECONDS ?= 60
 fuzz: ## Run each fuzz target for FUZZ_SECONDS (default 60) seconds.
 	FUZZ_SECONDS=$(FUZZ_SECONDS) SHARED=$(SHARED) Tests/fuzz/fuzz.sh

@@ -47,6 +47,14 @@ public struct ModelConfiguration: Hashable, Sendable, CustomStringConvertible {
         return components.url
     }
 
+    /// `text` with anything that could be a user name or password (what precedes an `@` in a URL's authority)
+    /// replaced by `***`, for messages that repeat a URL someone gave: a credential is never echoed.
+    public static func redactingCredentials(_ text: String) -> String {
+        guard let at = text.lastIndex(of: "@") else { return text }
+        let authority = text.range(of: "://").map(\.upperBound).flatMap { $0 <= at ? $0 : nil } ?? text.startIndex
+        return String(text[..<authority]) + "***@" + text[text.index(after: at)...]
+    }
+
     /// Whether `name` can be an environment variable's name (letters, digits, `_`; not starting with a digit).
     /// How a message may name the key variable `name`: as written when it looks like an environment variable (upper
     /// case, digits and `_`, such as `OPENAI_API_KEY`), else not at all, since a value like `sk_live_…` that is not

@@ -37,6 +37,23 @@ import Testing
         #expect(library.scopes(forLanguage: "python") == ["python", "django", "base", "all", "global"])
     }
 
+    @Test func aByteOrderMarkKeepsTheFirstSnippet() {
+        // Editors on Windows save with a byte order mark; it used to hide the first `snippet` header.
+        let library = loadLibrary([
+            "/lib/python.snippets": "\u{FEFF}" + Self.python,
+            "/lib/go.snippets": "\u{FEFF}snippet fn \"function\"\n\tfunc ${1:name}() {}\n",
+            "/lib/python/each.snippet": "\u{FEFF}for ${1:x} in ${2:xs}:\n",
+            "/lib/vscode.code-snippets": "\u{FEFF}{\"First\": {\"prefix\": \"first\", \"body\": \"one\"}}",
+            "/lib/package/package.json": "\u{FEFF}{\"contributes\": {\"snippets\": [{\"language\": \"go\", \"path\": \"./go.json\"}]}}",
+            "/lib/package/go.json": "\u{FEFF}{\"Main\": {\"prefix\": \"main\", \"body\": \"func main() {}\"}}",
+        ])
+        #expect(library.diagnostics.isEmpty, "\(library.diagnostics)")
+        #expect(Set(library.snippets.map(\.title)) == ["function", "function definition", "cls", "trailing tab separator", "each", "First", "Main"])
+        #expect(library.snippets.first { $0.title == "each" }?.body == "for ${1:x} in ${2:xs}:")
+        // Lines and columns are those the editor shows, which leaves the mark out.
+        #expect(library.snippets.first { $0.title == "function definition" }?.location.range.start == SourcePosition(line: 3, asciiColumn: 0))
+    }
+
     @Test func locationRunsFromTheHeaderToTheEndOfTheLastBodyLine() {
         let library = loadLibrary(["/lib/python.snippets": Self.python])
         #expect(locatedText(library.snippets[0], in: Self.python) == "snippet def \"function definition\"\n\tdef ${1:name}(${2}):\n\t\t${0:pass}")

@@ -46,4 +46,29 @@ let exampleLibraryPath = packageRoot.appendingPathComponent("examples/library").
         #expect(await runTool(["ask", String(repeating: "a", count: 1001)]).status == 2)
         #expect(await runTool(["ask", "x", "--bogus"]).status == 2)
     }
+
+    @Test(arguments: ["0", "51", "99", "-1", "9223372036854775808", "many"])
+    func aBadLimitIsBlamedOnTheLimit(limit: String) async {
+        let run = await runTool(["ask", "how do I chase an invoice?", "--limit", limit, "--library", exampleLibraryPath])
+        #expect(run.status == 2)
+        #expect(run.err.hasPrefix("snippets-lsp ask: '\(limit)' is not valid for --limit: expected a whole number from 1 to 50"), "\(run.err)")
+        #expect(!run.err.contains("QUESTION:"))
+    }
+
+    @Test(arguments: [
+        ["--model-url", "http://mira:hunter2-secret@127.0.0.1:8080/v1"],
+        ["--model-url", "https://sk-hunter2-secret@api.example.com/v1"],
+        ["--model-url", "ftp://mira:hunter2-secret@example.com"],
+        ["--model-url", "mira:hunter2-secret@example.com"],
+        ["--model-key-env", "sk-hunter2-secret"],
+        ["--model", "m", "--model-key-env", "hunter2-secret"],
+    ])
+    func credentialsOnTheCommandLineAreNeverEchoed(options: [String]) async {
+        for command in [["ask", "how do I chase an invoice?"], ["serve"]] {
+            let run = await runTool(command + options + ["--library", exampleLibraryPath])
+            #expect(run.status == 2, "\(command) \(options)")
+            #expect(!(run.out + run.err).contains("hunter2"), "\(run.err)")
+            #expect(run.err.contains("--model"), "the message names the option: \(run.err)")
+        }
+    }
 }

@@ -77,6 +77,19 @@ import Testing
         #expect(message["type"]?.intValue == 3)
     }
 
+    @Test(arguments: [false, true])
+    func aLongSelectionIsStillOfferedForSavingButNotAsked(resolve: Bool) async throws {
+        // 40 lines of 30 characters: 1,240 characters, over the 1,000 a question may have.
+        let code = (0..<40).map { "let value\($0 % 10) = compute(\($0 % 10))    " }.joined(separator: "\n")
+        #expect(code.unicodeScalars.count > 1000)
+        let client = try await client(resolve: resolve, document: code + "\n")
+        let actions = try await codeActions(client, range(0, 0, 39, 30))
+        #expect(actions.map(\.title) == ["Save selection as snippet"])
+        // A question on a marker line longer than that is not offered as an ask either, and costs no error.
+        let marker = try await self.client(resolve: resolve, document: "?? " + String(repeating: "invoice ", count: 130) + "\n")
+        #expect(try await codeActions(marker, range(0, 0, 0, 0)).isEmpty)
+    }
+
     @Test func resolveComputesTheEditLazily() async throws {
         let client = try await client(resolve: true, document: "?? remind a client about an overdue invoice")
         let ask = try #require(try await codeActions(client, range(0, 0, 0, 0)).first)

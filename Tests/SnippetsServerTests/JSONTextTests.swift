@@ -20,8 +20,8 @@ import Testing
     static let inputs: [String] = [
         "null", "true", "false", "0", "-0", "1", "-17", "1.0", "1e2", "1.5e1", "-0.0", "1.5", "0.1", "-2.25e-3",
         "9223372036854775807", "-9223372036854775808", "9223372036854775808", "12345678901234567890", "1E400",
-        "1e-400", "01", "1.", ".5", "-", "+1", "1e", "tru", "nul", "\"\"", "\"abc\"", "\"a\\u0000b\"",
-        "\"\\ud83d\\ude00\"", "\"\\ud800\"", "\"\\udc00\"", "\"\\ud800x\"", "\"\\u00e9\\n\\t\\r\\b\\f\\/\\\\\\\"\"",
+        "01", "1.", ".5", "-", "+1", "1e", "tru", "nul", "\"\"", "\"abc\"", "\"a\\u0000b\"",
+        "\"\\ud83d\\ude00\"", "\"\\u00e9\\n\\t\\r\\b\\f\\/\\\\\\\"\"",
         "\"\\x\"", "\"unterminated", "\"tab\there\"", "\"Привет, 😀 你好\"", "[]", "{}", "[1,2.5,\"x\",null]",
         "[1,]", "{\"a\":1,}", "[,]", "[1,,2]", "{,}", "{\"a\" 1}", "{\"a\":}", "{1:2}", "{\"a\":1,\"a\":2}",
         " \n\t[ 1 , { \"b\" : [ ] } ] \r\n", "[1] x", "", "   ", "[", "{\"a\":[{\"b\":{\"c\":[true,false]}}]}",
@@ -35,6 +35,28 @@ import Testing
             let parsed = try? JSONValue.parse(Array(input.utf8))
             #expect(parsed == Self.foundationParse(input), "input: \(input.prefix(80))")
         }
+    }
+
+    @Test(arguments: [
+        // A lone surrogate is valid JSON text (Foundation refused it): each becomes U+FFFD, a pair stays joined.
+        ("\"\\ud800\"", "\u{FFFD}"), ("\"\\udc00\"", "\u{FFFD}"), ("\"\\ud800x\"", "\u{FFFD}x"),
+        ("\"\\ud800\\u0041\"", "\u{FFFD}A"), ("\"\\ud800\\ud83d\\ude00\"", "\u{FFFD}😀"),
+        ("\"\\ude00\\ud83d\"", "\u{FFFD}\u{FFFD}"), ("\"a\\ud83d\"", "a\u{FFFD}"),
+    ])
+    func readsALoneSurrogateAsTheReplacementCharacter(input: String, expected: String) throws {
+        #expect(try JSONValue.parse(Array(input.utf8)) == .string(expected))
+    }
+
+    @Test(arguments: [
+        // `.int` only for the text's exact value (Foundation rounded through Double: 9007199254740992, Int.min, 0).
+        ("9007199254740993.0", JSONValue.int(9_007_199_254_740_993)), ("5.0", .int(5)), ("1e2", .int(100)),
+        ("-1.50e1", .int(-15)), ("0.0e5", .int(0)), ("9223372036854775807.0", .int(Int.max)),
+        ("-9223372036854775809", .double(-9_223_372_036_854_775_809)), ("1e-400", .double(0)),
+        ("9223372036854775808.0", .double(9_223_372_036_854_775_808)), ("1.5", .double(1.5)),
+        ("12345678901234567890e0", .double(12_345_678_901_234_567_890)),
+    ])
+    func readsAnIntegerOnlyWhenTheTextIsExactlyOne(input: String, expected: JSONValue) throws {
+        #expect(try JSONValue.parse(Array(input.utf8)) == expected)
     }
 
     @Test func refusesInvalidUTF8InStrings() {

@@ -59,6 +59,29 @@ private func makeLibrary() throws -> String {
         #expect(none.output == "No snippets match 'zzzz'.\n")
     }
 
+    @Test func aMissingOrEmptyLibraryIsNotANoMatch() async throws {
+        let missing = "/nonexistent/snippets-\(UUID().uuidString)"
+        for arguments in [["search", "log", "--library", missing], ["search", "log", "--library", missing, "--json"]] {
+            let result = await run(arguments)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(!result.output.contains("No snippets match"))
+            #expect(result.errors.contains("could not be read"))
+            #expect(result.errors.contains("the library path '\(missing)' does not exist"))
+        }
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("search-empty-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        let result = await run(["search", "log", "--library", empty])
+        #expect(result.status == 1)
+        #expect(result.output.isEmpty)
+        // The same words as `ask` uses for an empty library.
+        let asked = await run(["ask", "how do I log", "--library", empty])
+        #expect(asked.status == 1)
+        #expect(result.errors.contains("Your snippet library is empty, so there is nothing to search."))
+        #expect(asked.output.contains("Your snippet library is empty, so there is nothing to search."))
+        #expect(result.errors.contains("Looked in: \(empty)"))
+    }
+
     @Test func jsonIsAStableArray() async throws {
         let library = try makeLibrary()
         defer { try? FileManager.default.removeItem(atPath: library) }

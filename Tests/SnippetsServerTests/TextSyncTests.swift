@@ -42,6 +42,34 @@ struct TextSyncTests {
         #expect(change("ab\ncd", range(7, 0, 0), "!", .utf16) == "ab\ncd!")
     }
 
+    @Test(arguments: PositionEncoding.allCases)
+    func aLoneSurrogateInAChangeKeepsTheDocumentInStep(encoding: PositionEncoding) async throws {
+        let library = TestLibrary([makeFile([makeSnippet("For loop", triggers: ["for"], body: "for $1 {}")])])
+        let client = TestClient(library: library)
+        try await client.initialize(capabilities: ["general": ["positionEncodings": [.string(encoding.rawValue)]]])
+        client.open("file:///w/a.txt", language: "plaintext", text: "x\n")
+        // The editor's line 0 is now "<lone surrogate> fo" (valid JSON text, written by hand as JSON escapes it).
+        // The server holds U+FFFD, which counts like it in every encoding (1 UTF-16 unit, 3 UTF-8 bytes, 1 scalar).
+        let width = encoding == .utf8 ? 3 : 1
+        let body = #"{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///w/a.txt","version":2},"#
+            + #""contentChanges":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":1}},"text":"\ud800 f"}]}}"#
+        client.sendRaw(MessageFramer.frame(Array(body.utf8)))
+        // A later change whose position counts past the surrogate lands where the editor put it.
+        client.notify("textDocument/didChange", [
+            "textDocument": ["uri": "file:///w/a.txt", "version": 3],
+            "contentChanges": [["range": ["start": ["line": 0, "character": .int(width + 2)], "end": ["line": 0, "character": .int(width + 2)]], "text": "o"]],
+        ])
+        let list = try await client.complete("file:///w/a.txt", line: 0, character: width + 3)
+        let item = try #require(list.items.first)
+        #expect(item.label == "for")
+        guard case .textEdit(let edit) = try #require(item.textEdit) else {
+            Issue.record("expected a plain text edit")
+            return
+        }
+        #expect(edit.range == LSPRange(start: Position(line: 0, character: width + 1), end: Position(line: 0, character: width + 3)))
+        #expect(await client.server.documents["file:///w/a.txt"]?.text == "\u{FFFD} fo\n")
+    }
+
     @Test func editsOverTheWireThenCompletionSeesTheNewText() async throws {
         let library = TestLibrary([makeFile([makeSnippet("For loop", triggers: ["for"], body: "for $1 {}")])])
         let client = TestClient(library: library)

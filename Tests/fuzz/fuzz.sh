@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets (cached in .build/fuzz; rebuilt only when their sources change) and runs each for
 # FUZZ_SECONDS seconds, seeded from ../shared/corpora (seeds are copied under .build/fuzz, never into the repo).
 #
-#   Tests/fuzz/fuzz.sh [target ...]      targets: framing jsonc body snipmate (default: all)
+#   Tests/fuzz/fuzz.sh [target ...]      targets: framing jsonc body snipmate textedits (default: all)
 #   FUZZ_SECONDS=60 (per target)  FUZZ_BUILD_ONLY=1 (build, do not run)
 #
 # Exits non-zero when a target crashes; the input is left in .build/fuzz/artifacts/ and the run's log beside it.
@@ -17,7 +17,7 @@ OUT=$ROOT/.build/fuzz
 SWIFTC=${SWIFTC:-swiftc}
 FLAGS=(-O -sanitize=fuzzer -parse-as-library -swift-version 6)
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(framing jsonc body snipmate)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(framing jsonc body snipmate textedits)
 mkdir -p "$OUT/mod" "$OUT/bin" "$OUT/artifacts" "$OUT/seeds" "$OUT/work"
 
 # True when $1 is missing or older than any of the remaining files.
@@ -108,6 +108,11 @@ PY
                 xargs -0 -I{} sh -c 'cp "$1" "$2/$(echo "$1" | md5sum | cut -c1-12)"' _ {} "$dir"
         fi
         printf 'snippet! t "d"\n\t${1:x}\npriority -5\nextends c\n  bad\nsnippet!! t\n' >"$dir/hand"
+        ;;
+    textedits)
+        # Three edits in UTF-16 over text with CRLF, an emoji and CJK; one in UTF-8 over a plain line.
+        printf '\x13\x01\x03\x01\x05\x02\x00\x04\x02\x00\x03\x02\x00\x02\x07\x04one\r\ntwo \xf0\x9f\x98\x80 three\n\xe6\xbc\xa2\xe5\xad\x97\rfour' >"$dir/hand"
+        printf '\x01\x00\x02\x00\x06\x03let x = compute(1)' >"$dir/plain"
         ;;
     esac
     [ -d "$SHARED/corpora" ] || echo "fuzz: $SHARED/corpora not found; $name starts from hand-made seeds only"

@@ -93,3 +93,40 @@ def test_every_ask_returns_within_its_timeout_with_its_reason_and_completions_ke
     # Foundation's URLSession reads ahead of its delegate (no backpressure), so what arrives before the cancel
     # lands is only bounded by the sender (here 512 MB): printed above, not asserted.
     assert peaks["gigantic"] < 300_000, f"the declared 2 GB reply was read: VmHWM {peaks['gigantic']} KiB"
+
+
+@pytest.mark.parametrize("route", ["executeCommand", "codeAction", "codeActionResolve"])
+def test_an_ask_waiting_on_a_stalled_model_holds_up_neither_completions_nor_exit(library: pathlib.Path, route: str):
+    """`snippets.ask`, the ask code action (for a client that cannot resolve edits) and `codeAction/resolve` wait on
+    the model beside the in-order queue: completions are answered meanwhile, and closing stdin ends the process at
+    once, not after the model's timeout (here 300 s)."""
+    question = "how do I write an invoice footer?"
+    arguments = {"question": question, "textDocument": {"uri": "file:///tmp/doc.py"},
+                 "range": {"start": {"line": 0, "character": 3}, "end": {"line": 0, "character": 3 + len(question)}}}
+    capabilities = {"textDocument": {"codeAction": {"resolveSupport": {"properties": ["edit"]}}}} \
+        if route == "codeActionResolve" else {}
+    with FaultyModel() as model, RawClient("serve") as client:
+        model.mode = "stall"
+        client.initialize(capabilities=capabilities,
+                          init_options={"libraries": [str(library)], "model": {"url": model.url, "timeoutSeconds": 300}})
+        open_document(client, f"?? {question}\ninv", uri="file:///tmp/doc.py")
+        if route == "executeCommand":
+            ask_id = client.request("workspace/executeCommand", {"command": "snippets.ask", "arguments": [arguments]})
+        elif route == "codeAction":
+            zero = {"line": 0, "character": 0}
+            ask_id = client.request("textDocument/codeAction", {"textDocument": {"uri": "file:///tmp/doc.py"},
+                                                                "range": {"start": zero, "end": zero},
+                                                                "context": {"diagnostics": []}})
+        else:
+            ask_id = client.request("codeAction/resolve", {"title": "Ask", "kind": "refactor.rewrite", "data": arguments})
+        deadline = time.monotonic() + 30
+        while not model.headers and time.monotonic() < deadline:
+            client.drain(0.1)
+        assert model.headers, "the ask never reached the model"
+        reply = client.call("textDocument/completion", completion_params(1, 3, uri="file:///tmp/doc.py"), timeout=60)
+        assert "invfoot" in [item["label"] for item in reply["result"]["items"]], reply
+        assert not [m for m in client._inbox if m.get("id") == ask_id and "method" not in m], "the ask was answered"
+        client.close_stdin()
+        # Input ended without shutdown: status 1, long before the model's 300 s timeout.
+        assert client.wait_exit(timeout=60) == 1
+        assert_stdout_is_only_protocol(client)

@@ -88,6 +88,32 @@ def test_an_integral_float_id_is_the_number(client: RawClient):
     assert "result" in client.response(5)
 
 
+#: Ids written as JSON text: those a reply can carry exactly, with the integer it must carry.
+EXACT_ID_TEXTS = {"9007199254740993": 9007199254740993, "9007199254740993.0": 9007199254740993,
+                  "9223372036854775807": 2**63 - 1, "-9223372036854775808": -2**63, "1e2": 100}
+#: Numbers no reply could carry unchanged (out of Int64, or not integers): refused, never answered with another id.
+INEXACT_ID_TEXTS = ["-9223372036854775809", "9223372036854775808", "18446744073709551616", "1e-400",
+                    "9007199254740993.5", "1" + "0" * 40]
+
+
+def raw_with_id_text(id_text: str) -> bytes:
+    params = json.dumps(completion_params(0, 3))
+    return frame(f'{{"jsonrpc":"2.0","id":{id_text},"method":"textDocument/completion","params":{params}}}'.encode())
+
+
+def test_numeric_ids_come_back_exactly_or_are_refused(client: RawClient):
+    for text, expected in EXACT_ID_TEXTS.items():
+        client.send_bytes(raw_with_id_text(text))
+        reply = client.receive(lambda m: "method" not in m)
+        # Python reads the reply's integer exactly: the id came back as the number that was sent.
+        assert reply["id"] == expected and type(reply["id"]) is int and "result" in reply, (text, reply)
+    for text in INEXACT_ID_TEXTS:
+        client.send_bytes(raw_with_id_text(text))
+        reply = client.receive(lambda m: "method" not in m)
+        assert reply["id"] is None and reply["error"]["code"] == -32600, (text, reply)
+    still_answers(client)
+
+
 def test_duplicate_ids_each_get_one_reply(client: RawClient):
     for _ in range(3):
         client.send_bytes(raw({"id": 42, "method": "textDocument/completion", "params": completion_params(0, 3)}))

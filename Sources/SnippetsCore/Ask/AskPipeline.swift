@@ -329,10 +329,10 @@ public struct AskPipeline: Sendable {
     }
 }
 
-/// Whether a library can be searched at all, and what to say when it cannot.
-enum LibraryState {
+/// Whether a library can be searched at all, and what to say when it cannot (`ask` and `search` say the same).
+public enum LibraryState {
     /// The `emptyLibrary` or `libraryUnreadable` result for a library without snippets; nil when it has some.
-    static func result(for library: SnippetLibrary) -> AskResult? {
+    public static func result(for library: SnippetLibrary) -> AskResult? {
         guard library.snippets.isEmpty else { return nil }
         let errors = library.diagnostics.filter { $0.severity == .error }
         let everyFileFailed = !library.files.isEmpty && library.files.allSatisfy(\.hasErrors)

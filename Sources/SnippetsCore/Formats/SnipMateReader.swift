@@ -30,6 +30,9 @@ enum SnipMateReader {
     static func read(text: String, uri: String, path: String, context: SnippetFileContext, checkBody: SnippetBodyChecker?)
         -> Output
     {
+        // A byte order mark is not part of the first line (it hid the first `snippet` header): editors don't show
+        // it or count it in columns, so it is dropped before lines and columns are counted.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.unicodeScalars.dropFirst()) : text
         let table = LineTable(text)
         var reader = Reader(uri: uri, context: context, checkBody: checkBody, sink: DiagnosticSink(uri: uri, table: table))
         if case .snipmateSingle(let trigger, let description) = context.kind {

@@ -51,6 +51,15 @@ public struct ParsedArguments: Sendable {
     public func has(_ flag: String) -> Bool { flags.contains(flag) }
 
     /// The value of `name` as a positive integer, or nil when absent.
+    /// The whole-number value of option `name` within `range`, or nil when it is absent; the error names the option.
+    public func integer(_ name: String, in range: ClosedRange<Int>) throws(ArgumentError) -> Int? {
+        guard let text = value(name) else { return nil }
+        guard let number = Int(text), range.contains(number) else {
+            throw .invalidValue(name, text, "a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+
     public func positiveInteger(_ name: String) throws(ArgumentError) -> Int? {
         guard let text = value(name) else { return nil }
         guard let number = Int(text), number > 0 else { throw .invalidValue(name, text, "a positive whole number") }

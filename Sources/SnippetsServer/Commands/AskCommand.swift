@@ -45,7 +45,8 @@ public enum AskCommand: SnippetsCommand {
             modelConfiguration = try ModelOptions.configuration(from: arguments)
             request = AskRequest(
                 question: arguments.positionals.joined(separator: " "), language: arguments.value("--language"),
-                limit: try arguments.positiveInteger("--limit") ?? modelConfiguration?.candidates ?? AskRequest.defaultLimit)
+                limit: try arguments.integer("--limit", in: 1...AskRequest.maximumLimit)
+                    ?? modelConfiguration?.candidates ?? AskRequest.defaultLimit)
             if let problem = request.problem { throw ArgumentError.invalidValue("QUESTION", "…", problem) }
         } catch let error as ArgumentError {
             context.printError("snippets-lsp ask: \(error)\n\n\(help)")

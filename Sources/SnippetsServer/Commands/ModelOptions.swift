@@ -21,11 +21,21 @@ public enum ModelOptions {
     public static func configuration(from arguments: ParsedArguments) throws(ArgumentError) -> ModelConfiguration? {
         guard let text = arguments.value("--model-url") else {
             if let stray = names.sorted().first(where: { arguments.value($0) != nil }) {
-                throw .invalidValue(stray, arguments.value(stray) ?? "", "--model-url as well")
+                // `--model-key-env` may hold a pasted key: its value is only repeated when it looks like a name.
+                let value = arguments.value(stray) ?? ""
+                let shown = stray == "--model-key-env" ? ModelConfiguration.mentionableKeyVariable(value) ?? "…" : value
+                throw .invalidValue(stray, ModelConfiguration.redactingCredentials(shown), "--model-url as well")
             }
             return nil
         }
         guard let url = ModelConfiguration.baseURL(from: text) else {
+            // Never echo a credential: the URL is repeated with its user name and password blanked.
+            let shown = ModelConfiguration.redactingCredentials(text)
+            if shown != text {
+                throw .invalidValue(
+                    "--model-url", shown,
+                    "an http or https URL without a user name or password (give the key's variable with --model-key-env)")
+            }
             throw .invalidValue("--model-url", text, "an http or https URL such as http://127.0.0.1:8080")
         }
         var configuration = ModelConfiguration(baseURL: url, modelName: arguments.value("--model"))

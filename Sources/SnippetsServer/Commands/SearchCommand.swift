@@ -24,7 +24,9 @@ public enum SearchCommand: SnippetsCommand {
         Each text result line: TRIGGERS  TITLE  (MATCH)  FILE:LINE  [LAYER], lines counted from 1; LAYER, the
         library layer it came from, is shown when there are several layers or one is named (--library NAME=PATH;
         unnamed, a layer is named after its folder).
-        Exit status: 0 on success (also when nothing matches), 2 on a usage error.
+        Exit status: 0 when the library was searched (also when nothing matches); 1 when the library is empty or
+        could not be read (a path that does not exist, every file broken), said on stderr as `ask` says it; 2 on
+        a usage error.
         """
 
     public static func run(_ context: CommandContext) async -> Int32 {
@@ -45,6 +47,15 @@ public enum SearchCommand: SnippetsCommand {
         let query = arguments.positionals.joined(separator: " ")
         let paths = LibraryPaths.resolve(flags: arguments.values("--library"), environment: context.environment)
         let library = paths.load()
+        // "No snippets match" is only said about a library that was searched.
+        if let unsearchable = LibraryState.result(for: library) {
+            if arguments.has("--json") { context.print("[]") }
+            context.printError("snippets-lsp search: \(unsearchable.answer)")
+            if let reason = unsearchable.reason {
+                context.printError("\(unsearchable.status.rawValue) (\(reason.code.rawValue)): \(reason.message)")
+            }
+            return 1
+        }
         let index = TokenIndex(library: library)
         let results = index.search(query, language: arguments.value("--language"), limit: limit)
         let hits = results.hits.compactMap { hit in library.snippet(withID: hit.snippetID).map { (hit, $0) } }

@@ -26,7 +26,7 @@ public struct AskTarget: Hashable, Sendable {
         let afterIndent = content.dropFirst(indentation.count)
         if range.end.line <= line + (range.end.character == 0 ? 1 : 0), afterIndent.hasPrefix(marker) {
             let question = afterIndent.dropFirst(marker.count).trimmingWhitespace()
-            guard !question.isEmpty else { return nil }
+            guard !question.isEmpty, isAskable(question) else { return nil }
             let start = table.lineStarts[line] + indentation.utf8.count
             return AskTarget(
                 question: question,
@@ -36,8 +36,13 @@ public struct AskTarget: Hashable, Sendable {
                 indentation: indentation)
         }
         let selected = selectedText(in: table, range: range, encoding: encoding).trimmingWhitespace()
-        guard selected.count >= shortestSelectedQuestion else { return nil }
+        guard selected.count >= shortestSelectedQuestion, isAskable(selected) else { return nil }
         return AskTarget(question: selected, range: range, indentation: indentation)
+    }
+
+    /// Whether `question` fits `snippets/ask` (a longer selection is code to save, not a question to ask).
+    static func isAskable(_ question: String) -> Bool {
+        question.unicodeScalars.count <= AskRequest.questionLength.upperBound
     }
 
     /// The text `range` covers.

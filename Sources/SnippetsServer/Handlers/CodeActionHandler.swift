@@ -4,6 +4,9 @@ import SnippetsCore
 /// selection as snippet" on a selection.
 public enum CodeActionHandler: RequestHandler {
     public static let method = "textDocument/codeAction"
+    /// Beside the in-order queue: for a client that cannot resolve an action's edit the ask (and its model call)
+    /// runs here, and completions must not wait for it. It sees the documents as of its arrival.
+    public static let runsConcurrently = true
     public static var serverCapabilities: [String: JSONValue] {
         ["codeActionProvider": ["codeActionKinds": [.string(AskAction.kind), .string(SaveSelection.kind)], "resolveProvider": true]]
     }
@@ -14,7 +17,14 @@ public enum CodeActionHandler: RequestHandler {
         if let target = AskTarget.find(
             in: document, range: params.range, marker: context.settings.askMarker, encoding: context.positionEncoding)
         {
-            actions.append(try await AskAction.codeAction(for: target, document: document, context: context))
+            // An ask that fails costs its own action only: "Save selection as snippet" is still offered.
+            do {
+                actions.append(try await AskAction.codeAction(for: target, document: document, context: context))
+            } catch {
+                let failure = ResponseError.from(error)
+                if failure.code == ResponseError.requestCancelled.code { throw failure }
+                await context.log("no ask action: \(failure.message)")
+            }
         }
         if let save = SaveSelection.codeAction(document: document, range: params.range, context: context) {
             actions.append(save)

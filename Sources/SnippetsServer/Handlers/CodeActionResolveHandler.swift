@@ -4,6 +4,8 @@ import SnippetsCore
 /// user picks).
 public enum CodeActionResolveHandler: RequestHandler {
     public static let method = "codeAction/resolve"
+    /// Beside the in-order queue: resolving runs the ask, which may wait on a model.
+    public static let runsConcurrently = true
 
     public static func handle(_ action: CodeAction, context: RequestContext) async throws -> CodeAction {
         try await AskAction.resolve(action, context: context)

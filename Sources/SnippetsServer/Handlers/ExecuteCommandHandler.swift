@@ -8,6 +8,11 @@ public enum ExecuteCommandHandler: RequestHandler {
         ["executeCommandProvider": ["commands": [.string(AskAction.command), .string(SaveSelection.command), .string(LearnAction.command)]]]
     }
 
+    /// `snippets.ask` runs beside the in-order queue (it may wait on a model); saving stays in order.
+    public static func runsConcurrently(_ params: ExecuteCommandParams, context: RequestContext) -> Bool {
+        params.command == AskAction.command
+    }
+
     public static func handle(_ params: ExecuteCommandParams, context: RequestContext) async throws -> JSONValue {
         let argument = params.arguments?.first ?? .null
         switch params.command {

@@ -3,9 +3,10 @@ public enum RequestID: Hashable, Sendable, CustomStringConvertible {
     case number(Int)
     case string(String)
 
-    /// The identifier in `value`, if it is a valid one.
+    /// The identifier in `value`, if it is a valid one. A number is one only when it is exactly an integer that fits
+    /// (`JSONText` reads those as `.int`): any other number would come back changed in the reply, so it is refused.
     public init?(_ value: JSONValue) {
-        if let number = value.intValue {
+        if case .int(let number) = value {
             self = .number(number)
         } else if let text = value.stringValue {
             self = .string(text)

@@ -37,6 +37,46 @@ enum JSONText {
         return writer.bytes
     }
 
+    /// The integer a JSON number's text denotes exactly (`5.0`, `1e2`, `9007199254740993.0`), or nil when it
+    /// denotes a fraction or a value outside `Int`. Decimal arithmetic on the digits: no rounding through `Double`.
+    static func exactInteger(_ text: String) -> Int? {
+        let bytes = Array(text.utf8)
+        var index = 0
+        let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        var digits: [UInt8] = []
+        var fractionCount = 0
+        var inFraction = false
+        while index < bytes.count, bytes[index] != UInt8(ascii: "e"), bytes[index] != UInt8(ascii: "E") {
+            if bytes[index] == UInt8(ascii: ".") {
+                inFraction = true
+            } else {
+                digits.append(bytes[index])
+                if inFraction { fractionCount += 1 }
+            }
+            index += 1
+        }
+        var exponent = 0
+        if index < bytes.count {
+            index += 1
+            let exponentText = String(decoding: bytes[index...], as: UTF8.self)
+            // More than a few exponent digits: only zero is an integer that fits (or a fraction, refused below).
+            exponent = exponentText.count <= 6 ? Int(exponentText) ?? 0 : (exponentText.hasPrefix("-") ? -1_000_000 : 1_000_000)
+        }
+        while let first = digits.first, first == UInt8(ascii: "0") { digits.removeFirst() }
+        if digits.isEmpty { return 0 }
+        let shift = exponent - fractionCount
+        if shift >= 0 {
+            guard digits.count + shift <= 19 else { return nil }
+            digits += Array(repeating: UInt8(ascii: "0"), count: shift)
+        } else {
+            guard -shift <= digits.count, digits.suffix(-shift).allSatisfy({ $0 == UInt8(ascii: "0") }) else { return nil }
+            digits.removeLast(-shift)
+            if digits.isEmpty { return 0 }
+        }
+        return Int((negative ? "-" : "") + String(decoding: digits, as: UTF8.self))
+    }
+
     private struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
         var offset = 0
@@ -207,21 +247,25 @@ enum JSONText {
             return text
         }
 
-        /// The scalar of a `\uXXXX` escape (the `\u` already read), joining a surrogate pair.
+        /// The scalar of a `\uXXXX` escape (the `\u` already read), joining a surrogate pair. A lone surrogate is
+        /// valid JSON text but no Unicode scalar: it becomes U+FFFD, which counts the same in every position
+        /// encoding (one UTF-16 unit, three UTF-8 bytes, one scalar), so a document carrying one stays in step with
+        /// the editor's copy (as `JSONC` reads library files).
         mutating func unicodeEscape() throws -> Unicode.Scalar {
             let first = try hex4()
-            if (0xD800..<0xDC00).contains(first) {
-                guard offset + 2 <= bytes.count, bytes[offset] == UInt8(ascii: "\\"), bytes[offset + 1] == UInt8(ascii: "u")
-                else { throw error("a high surrogate without its low surrogate") }
+            if (0xD800..<0xDC00).contains(first), offset + 6 <= bytes.count,
+                bytes[offset] == UInt8(ascii: "\\"), bytes[offset + 1] == UInt8(ascii: "u")
+            {
+                let saved = offset
                 offset += 2
                 let second = try hex4()
-                guard (0xDC00..<0xE000).contains(second) else { throw error("a high surrogate without its low surrogate") }
-                let value = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
-                guard let scalar = Unicode.Scalar(value) else { throw error("an invalid Unicode escape") }
-                return scalar
+                if (0xDC00..<0xE000).contains(second), let scalar = Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)) {
+                    return scalar
+                }
+                // Not a low surrogate: that escape is read on its own.
+                offset = saved
             }
-            guard let scalar = Unicode.Scalar(first) else { throw error("a low surrogate without its high surrogate") }
-            return scalar
+            return Unicode.Scalar(first) ?? "\u{FFFD}"
         }
 
         mutating func hex4() throws -> UInt32 {
@@ -272,8 +316,11 @@ enum JSONText {
             }
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
             if isInteger, let integer = Int(text) { return .int(integer) }
+            // `.int` only for the exact value of the text: `9007199254740993.0` is 9007199254740993, while
+            // `-9223372036854775809` (out of range) stays a double rather than becoming `Int.min`, so a request id
+            // is echoed exactly or refused, never changed.
+            if !isInteger, let integer = JSONText.exactInteger(text) { return .int(integer) }
             guard let double = Double(text), double.isFinite else { throw error("a number out of range") }
-            if let integer = Int(exactly: double) { return .int(integer) }
             return .double(double)
         }
 

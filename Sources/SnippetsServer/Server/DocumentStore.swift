@@ -35,15 +35,32 @@ public struct TextDocument: Sendable, Hashable {
 
     /// Applies one `didChange` content change; columns count code units of `encoding`.
     public mutating func apply(_ change: DidChangeTextDocumentParams.ContentChange, encoding: PositionEncoding) {
-        guard let range = change.range else {
-            text = change.text
-            return
+        apply([change], encoding: encoding)
+    }
+
+    /// Applies a `didChange` batch in order, in one pass over the text (`LineTable.Editor`): a batch of many
+    /// edits (multi-cursor, replace-all) costs the document's size once, not once per edit.
+    public mutating func apply(_ changes: [DidChangeTextDocumentParams.ContentChange], encoding: PositionEncoding) {
+        if let last = changes.lastIndex(where: { $0.range == nil }) {
+            // A whole-text change makes everything before it moot.
+            if last == changes.count - 1 { return text = changes[last].text }
+            return applyRanges(changes[(last + 1)...], to: LineTable(changes[last].text), encoding: encoding)
         }
-        let start = lines.utf8Offset(of: range.start, in: encoding)
-        let end = max(start, lines.utf8Offset(of: range.end, in: encoding))
-        var bytes = Array(text.utf8)
-        bytes.replaceSubrange(start..<end, with: Array(change.text.utf8))
-        text = String(decoding: bytes, as: UTF8.self)
+        applyRanges(changes[...], to: lines, encoding: encoding)
+    }
+
+    private mutating func applyRanges(
+        _ changes: ArraySlice<DidChangeTextDocumentParams.ContentChange>, to table: LineTable, encoding: PositionEncoding
+    ) {
+        guard !changes.isEmpty else { return text = table.text }
+        var editor = LineTable.Editor(table, encoding: encoding)
+        for change in changes {
+            guard let range = change.range else { continue }
+            editor.replace(
+                startLine: range.start.line, startColumn: range.start.character, endLine: range.end.line,
+                endColumn: range.end.character, with: change.text)
+        }
+        text = editor.text
     }
 }
 
@@ -63,7 +80,7 @@ public struct DocumentStore: Sendable {
     /// Applies changes in order; unknown documents are ignored (the client broke the protocol, nothing to edit).
     public mutating func change(_ params: DidChangeTextDocumentParams, encoding: PositionEncoding) {
         guard var document = documents[params.textDocument.uri] else { return }
-        for change in params.contentChanges { document.apply(change, encoding: encoding) }
+        document.apply(params.contentChanges, encoding: encoding)
         if let version = params.textDocument.version { document.version = version }
         documents[document.uri] = document
     }

@@ -182,10 +182,11 @@ public actor LanguageServer {
         let context = RequestContext(
             id: id, positionEncoding: positionEncoding, library: snapshot, documents: documents, settings: settings,
             client: client, workspaceFolders: workspaceFolders, configuration: configuration, server: self)
+        let prepared = entry.prepare(params, context)
         let task = Task { () -> Result<ReplyPayload, ResponseError> in
             do {
                 try Task.checkCancellation()
-                let result = try await entry.run(params, context)
+                let result = try await prepared.run()
                 try Task.checkCancellation()
                 return .success(result)
             } catch {
@@ -193,7 +194,7 @@ public actor LanguageServer {
             }
         }
         running[id] = task
-        if entry.runsConcurrently {
+        if prepared.runsConcurrently {
             Task { let result = await task.value; self.finish(id, result) }
         } else {
             finish(id, await task.value)

@@ -12,6 +12,9 @@ public protocol RequestHandler: Sendable {
     /// Whether the request runs beside the in-order queue instead of in it. Set it for slow work (asking a
     /// model) so that completions behind it don't wait; such a handler sees the state as of its arrival.
     static var runsConcurrently: Bool { get }
+    /// Whether this request runs beside the in-order queue; `runsConcurrently` unless the handler decides per
+    /// request (`workspace/executeCommand` runs `snippets.ask` beside the queue and saving in it).
+    static func runsConcurrently(_ params: Params, context: RequestContext) -> Bool
     /// Members merged into the `capabilities` of the `initialize` reply (e.g. `executeCommandProvider`).
     static var serverCapabilities: [String: JSONValue] { get }
     /// Whether the request reads the library: such a request waits (a bounded time) for the first load, so no
@@ -26,6 +29,8 @@ public protocol RequestHandler: Sendable {
 extension RequestHandler {
     /// In order, by default.
     public static var runsConcurrently: Bool { false }
+    /// The same for every request, by default.
+    public static func runsConcurrently(_ params: Params, context: RequestContext) -> Bool { runsConcurrently }
     /// No extra capabilities, by default.
     public static var serverCapabilities: [String: JSONValue] { [:] }
     /// Reads the library, by default.
@@ -87,10 +92,16 @@ protocol JSONBytesWritable {
 public struct RequestHandlerRegistry: Sendable {
     /// A type-erased handler.
     struct Entry: Sendable {
-        let runsConcurrently: Bool
         let needsLibrary: Bool
         let capabilities: [String: JSONValue]
-        let run: @Sendable (JSONValue?, RequestContext) async throws -> ReplyPayload
+        /// Decodes the params (in order, where the request is read) and says how the request runs.
+        let prepare: @Sendable (JSONValue?, RequestContext) -> Prepared
+    }
+
+    /// A request ready to run: whether beside the queue, and the work itself.
+    struct Prepared: Sendable {
+        let runsConcurrently: Bool
+        let run: @Sendable () async throws -> ReplyPayload
     }
 
     private var entries: [String: Entry] = [:]
@@ -101,7 +112,6 @@ public struct RequestHandlerRegistry: Sendable {
     /// Adds (or replaces) the handler for `handler.method`.
     public mutating func register<Handler: RequestHandler>(_ handler: Handler.Type) {
         entries[Handler.method] = Entry(
-            runsConcurrently: Handler.runsConcurrently,
             needsLibrary: Handler.needsLibrary,
             capabilities: Handler.serverCapabilities
         ) { params, context in
@@ -109,15 +119,18 @@ public struct RequestHandlerRegistry: Sendable {
             do {
                 decoded = try (params ?? .null).decode(Handler.Params.self)
             } catch {
-                throw ResponseError.from(error)
+                let failure = ResponseError.from(error)
+                return Prepared(runsConcurrently: false) { throw failure }
             }
-            let result = try await Handler.handle(decoded, context: context)
-            if let writable = result as? any JSONBytesWritable {
-                var writer = JSONText.Writer()
-                writable.writeJSON(into: &writer)
-                return .encoded(writer.bytes)
+            return Prepared(runsConcurrently: Handler.runsConcurrently(decoded, context: context)) {
+                let result = try await Handler.handle(decoded, context: context)
+                if let writable = result as? any JSONBytesWritable {
+                    var writer = JSONText.Writer()
+                    writable.writeJSON(into: &writer)
+                    return .encoded(writer.bytes)
+                }
+                return .value(try JSONValue(encoding: result))
             }
-            return .value(try JSONValue(encoding: result))
         }
     }
 

@@ -261,6 +261,90 @@ let overdueQuestion = "how do I chase an overdue invoice?"
     }
 }
 
+/// Every way of asking that may wait on a model: none of them holds up completions, document changes keep their
+/// order, each request gets exactly one reply, and the server stops when its input ends without waiting for the
+/// model's timeout. One at a time: each holds a connection to a stalled loopback server, and the process's one
+/// URLSession has a bounded number of connections per host, shared with the other model tests.
+@Suite(.serialized) struct ModelOffTheQueueTests {
+    /// The three requests besides `snippets/ask` that run an ask, sent on a document whose line 0 is a marker line.
+    enum Route: String, CaseIterable, Sendable {
+        case executeCommand, codeActionWithoutResolve, codeActionResolve
+    }
+
+    static let uri = "file:///w/a.txt"
+    static let text = "?? \(overdueQuestion)\nhel"
+
+    func send(_ route: Route, to client: TestClient) -> Int {
+        let arguments: JSONValue = [
+            "question": .string(overdueQuestion), "textDocument": ["uri": .string(Self.uri)],
+            "range": ["start": ["line": 0, "character": 3], "end": ["line": 0, "character": 37]],
+        ]
+        switch route {
+        case .executeCommand:
+            return client.sendRequest("workspace/executeCommand", ["command": "snippets.ask", "arguments": [arguments]])
+        case .codeActionWithoutResolve:
+            let range: JSONValue = ["start": ["line": 0, "character": 0], "end": ["line": 0, "character": 0]]
+            return client.sendRequest(
+                "textDocument/codeAction",
+                ["textDocument": ["uri": .string(Self.uri)], "range": range, "context": ["diagnostics": []]])
+        case .codeActionResolve:
+            return client.sendRequest(
+                "codeAction/resolve", ["title": "Ask snippets", "kind": "refactor.rewrite", "data": arguments])
+        }
+    }
+
+    @Test(arguments: Route.allCases)
+    func aStalledModelHoldsUpNoCompletionAndNoExit(_ route: Route) async throws {
+        // The model never answers within the test: it stalls longer than any wait below.
+        let model = try FakeModelServer { _ in .stall(seconds: 120) }
+        let client = TestClient(library: TestLibrary([makeFile([makeSnippet("Hello", triggers: ["hello"], body: "hello()")])]))
+        var capabilities: JSONValue = [:]
+        if route == .codeActionResolve {
+            capabilities = ["textDocument": ["codeAction": ["resolveSupport": ["properties": ["edit"]]]]]
+        }
+        try await client.initialize(
+            capabilities: capabilities, options: ["model": ["url": .string(model.url), "timeoutSeconds": 120]])
+        client.open(Self.uri, language: "plaintext", text: Self.text)
+        let ask = send(route, to: client)
+        #expect(await eventually(within: 10) { model.requests.count >= 1 }, "the ask never reached the model")
+        // A change sent after the ask is applied in order, and the completion after it sees it.
+        client.notify("textDocument/didChange", [
+            "textDocument": ["uri": .string(Self.uri), "version": 2],
+            "contentChanges": [["range": ["start": ["line": 1, "character": 3], "end": ["line": 1, "character": 3]], "text": "l"]],
+        ])
+        let completion = await client.response(
+            to: client.sendRequest("textDocument/completion", [
+                "textDocument": ["uri": .string(Self.uri)], "position": ["line": 1, "character": 4],
+            ]), timeout: .seconds(60))
+        guard case .success(let list) = completion else {
+            Issue.record("no completion while the ask waited on the model (\(route)): \(String(describing: completion))")
+            return
+        }
+        #expect(list["items"]?.arrayValue?.first?["label"] == "hello")
+        #expect(list["items"]?.arrayValue?.first?["textEdit"]?["range"]?["end"]?["character"] == 4)
+        // The ask is still waiting on the model, unanswered.
+        #expect(await client.response(to: ask, timeout: .milliseconds(50)) == nil)
+        // The editor goes away: the server stops at once (not after the model's 120 s) and hangs up on the model.
+        client.closeInput()
+        #expect(await client.exitStatus() == 1)
+        #expect(await eventually(within: 10) { model.clientHangUps >= 1 }, "the model call outlived the server")
+    }
+
+    @Test(arguments: Route.allCases)
+    func aCancelledAskIsAnsweredOnce(_ route: Route) async throws {
+        let model = try FakeModelServer { _ in .stall(seconds: 120) }
+        let client = TestClient(library: TestLibrary([makeFile([makeSnippet("Hello", triggers: ["hello"], body: "hello()")])]))
+        try await client.initialize(options: ["model": ["url": .string(model.url), "timeoutSeconds": 120]])
+        client.open(Self.uri, language: "plaintext", text: Self.text)
+        let ask = send(route, to: client)
+        #expect(await eventually(within: 10) { model.requests.count >= 1 }, "the ask never reached the model")
+        client.notify("$/cancelRequest", ["id": .int(ask)])
+        #expect(errorCode(await client.response(to: ask, timeout: .seconds(30))) == -32800)
+        #expect(await client.response(to: ask, timeout: .milliseconds(200)) == nil, "a second reply")
+        _ = try await client.shutdownAndExit()
+    }
+}
+
 @Suite struct ModelCommandTests {
     /// Runs `snippets-lsp` in-process and returns its exit status, stdout and stderr.
     func run(_ arguments: [String], environment: [String: String] = [:]) async -> (Int32, String, String) {
