@@ -85,4 +85,13 @@ import Testing
         // Combining mark counts as its own unit.
         #expect(table.position(ofUTF8Offset: table.text.utf8.count).utf16Column == 5)
     }
+
+    /// A CR, then a non-ASCII character, then an LF: two line breaks, not one CRLF (the non-ASCII fast path once kept
+    /// the CR pending across the character, so the LF replaced the line the CR began).
+    @Test func aCharacterBetweenCRAndLFSeparatesThem() {
+        let table = LineTable("a\ré\nb")
+        #expect(table.lineCount == 3)
+        #expect(table.content(ofLine: 1) == "é")
+        #expect(table.content(ofLine: 2) == "b")
+    }
 }

@@ -37,6 +37,8 @@ public struct LineTable: Sendable {
             offset += 1
             if byte >= 0x80 {
                 isASCII = false
+                // A character after a CR ends that line break: a later LF starts a line of its own.
+                previousWasCR = false
                 if byte & 0xC0 != 0x80 {
                     scalars += 1
                     utf16 += byte >= 0xF0 ? 2 : 1
