@@ -25,7 +25,8 @@ struct FirstContactTests {
     @Test func aCompletionSentWhileTheLibraryLoadsWaitsForItInsteadOfAnsweringAFinalEmptyList() async throws {
         let library = TestLibrary([makeFile([makeSnippet("Hello", triggers: ["hello"], body: "hello()")])])
         library.setLoadDelay(.milliseconds(400))
-        let client = TestClient(library: library)
+        // The wait is generous so that a loaded machine cannot make the 400 ms load outlast it.
+        let client = TestClient(library: library, firstLoadWait: .seconds(60))
         // A client that registers completion later gets its `initialize` reply at once, before the load ends.
         _ = try await start(client, capabilities: completionRegistration)
         client.open("file:///w/a.txt", language: "plaintext", text: "hel")
@@ -64,13 +65,15 @@ struct FirstContactTests {
                 makeSnippet("Function", triggers: ["fn"], body: "fn $1() {}"),
             ])
         ])
-        let client = TestClient(library: library)
+        // A generous first-load wait: on a loaded machine the 2 s default can pass, and the reply then (rightly)
+        // advertises the fallback set instead of the library's.
+        let client = TestClient(library: library, firstLoadWait: .seconds(60))
         let result = try await client.initialize()
         let characters = try #require(result["capabilities"]?["completionProvider"]?["triggerCharacters"]?.arrayValue)
         // Letters would make lsp-mode complete a typed word from an empty prefix; clients complete words anyway.
         #expect(characters == ["!", "#"])
         // Neovim completes as you type only on trigger characters, so it gets the letters too.
-        let neovim = TestClient(library: library)
+        let neovim = TestClient(library: library, firstLoadWait: .seconds(60))
         let neovimResult = try await neovim.initialize(clientName: "Neovim")
         let all = neovimResult["capabilities"]?["completionProvider"]?["triggerCharacters"]?.arrayValue ?? []
         #expect(Set(all.compactMap(\.stringValue)) == ["!", "#", "c", "d", "f", "i", "n", "o"])
