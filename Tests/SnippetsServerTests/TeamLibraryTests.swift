@@ -243,6 +243,32 @@ func spawnClosingDescriptors(_ command: [String], environment: [String: String])
         #expect(try fixture.git("status", "--porcelain") == "")
     }
 
+    @Test func learningFromASnippetInTheReadOnlyLayerIsRefusedNamingItAndWritesNothing() async throws {
+        let fixture = try TeamLibraryFixture()
+        let client = try await client(fixture)
+        let letter = try #require(await client.server.snapshot.library.snippets.first { $0.title == "Overdue invoice letter" })
+        let reply = await client.request(
+            "workspace/executeCommand",
+            ["command": "snippets.learn", "arguments": [["question": "a customer still owes us money", "id": .string(letter.id.rawValue)]]])
+        guard case .failure(let error) = reply else {
+            Issue.record("learned into a read-only layer: \(String(describing: reply))")
+            return
+        }
+        #expect(error.message.contains("the library layer 'team'") && error.message.contains("read-only"))
+        #expect(!FileManager.default.fileExists(atPath: fixture.team + "/" + ".snippets-learned.json"))
+        #expect(try fixture.git("status", "--porcelain", "--ignored") == "")
+        // A snippet of the writable layer still learns.
+        let thanks = try #require(await client.server.snapshot.library.snippets.first { $0.title == "Thank-you note" })
+        let learned = await client.request(
+            "workspace/executeCommand",
+            ["command": "snippets.learn", "arguments": [["question": "grateful colleague message", "id": .string(thanks.id.rawValue)]]])
+        guard case .success = learned else {
+            Issue.record("the writable layer refused to learn: \(String(describing: learned))")
+            return
+        }
+        #expect(FileManager.default.fileExists(atPath: fixture.personal + "/" + ".snippets-learned.json"))
+    }
+
     @Test func theDefaultSaveFileIsInTheFirstWritableLayer() throws {
         let fixture = try TeamLibraryFixture()
         let layers = Array(fixture.layers.reversed())  // team (read-only) first
