@@ -19,10 +19,14 @@ test('the model setting is sent at start', () => {
   assert.deepEqual(initializationOptions(configuration({ model })), { model });
 });
 
-test('packaging asks no questions: repository, license and a LICENSE file are there', () => {
+test('packaging asks no questions: no made-up repository, vsce told so, license and a LICENSE file are there', () => {
   const root = path.join(__dirname, '..');
   const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-  assert.ok(manifest.repository && manifest.repository.url, 'vsce asks about a missing repository');
+  // vsce asks about a missing repository unless told to allow it; the project publishes no URL to name.
+  assert.equal(manifest.repository, undefined, 'a repository URL nobody publishes');
+  assert.match(manifest.scripts.package, /^vsce package .*--allow-missing-repository/);
+  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+  assert.match(readme, /npm run package/, 'the README packages through the script that passes the flag');
   assert.equal(manifest.license, 'MIT');
   assert.match(fs.readFileSync(path.join(root, 'LICENSE'), 'utf8'), /^MIT License/);
   const model = manifest.contributes.configuration.properties['snippets.model'];
