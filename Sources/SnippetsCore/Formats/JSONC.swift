@@ -380,3 +380,29 @@ extension String {
         self = "byte 0x" + (hex.count < 2 ? "0" + hex : hex)
     }
 }
+
+extension JSONC {
+    /// The offset of the first `,` between `start` and `end` of JSONC text, skipping `//` and `/* */` comments (for
+    /// textual edits that add or remove a member and must find the separator without reparsing).
+    public static func commaOffset(in bytes: [UInt8], from start: Int, to end: Int) -> Int? {
+        var index = start
+        while index < end {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ",") { return index }
+            if byte == UInt8(ascii: "/"), index + 1 < end {
+                if bytes[index + 1] == UInt8(ascii: "/") {
+                    while index < end, bytes[index] != 0x0A { index += 1 }
+                    continue
+                }
+                if bytes[index + 1] == UInt8(ascii: "*") {
+                    index += 2
+                    while index + 1 < end, !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) { index += 1 }
+                    index += 2
+                    continue
+                }
+            }
+            index += 1
+        }
+        return nil
+    }
+}

@@ -145,9 +145,9 @@ public enum LearnedWordsFileEdit {
         var start = member.keyRange.lowerBound
         var end = member.value.range.upperBound
         let close = object.range.upperBound - 1
-        if let comma = commaOffset(in: bytes, from: end, to: position + 1 < members.count ? members[position + 1].keyRange.lowerBound : close) {
+        if let comma = JSONC.commaOffset(in: bytes, from: end, to: position + 1 < members.count ? members[position + 1].keyRange.lowerBound : close) {
             end = comma + 1
-        } else if position > 0, let comma = commaOffset(in: bytes, from: members[position - 1].value.range.upperBound, to: start) {
+        } else if position > 0, let comma = JSONC.commaOffset(in: bytes, from: members[position - 1].value.range.upperBound, to: start) {
             start = comma
         }
         // Take the whole line when the member had it to itself.
@@ -178,30 +178,7 @@ public enum LearnedWordsFileEdit {
     }
 
     private static func hasComma(in bytes: [UInt8], from start: Int, to end: Int) -> Bool {
-        commaOffset(in: bytes, from: start, to: end) != nil
-    }
-
-    /// The offset of the first `,` between `start` and `end` outside comments.
-    private static func commaOffset(in bytes: [UInt8], from start: Int, to end: Int) -> Int? {
-        var index = start
-        while index < end {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: ",") { return index }
-            if byte == UInt8(ascii: "/"), index + 1 < end {
-                if bytes[index + 1] == UInt8(ascii: "/") {
-                    while index < end, bytes[index] != 0x0A { index += 1 }
-                    continue
-                }
-                if bytes[index + 1] == UInt8(ascii: "*") {
-                    index += 2
-                    while index + 1 < end, !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) { index += 1 }
-                    index += 2
-                    continue
-                }
-            }
-            index += 1
-        }
-        return nil
+        JSONC.commaOffset(in: bytes, from: start, to: end) != nil
     }
 }
 

@@ -132,25 +132,7 @@ public enum SnippetFileEdit {
 
     /// Whether a `,` stands between `start` and `end`, skipping whitespace and comments.
     private static func hasComma(in bytes: [UInt8], from start: Int, to end: Int) -> Bool {
-        var index = start
-        while index < end {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: ",") { return true }
-            if byte == UInt8(ascii: "/"), index + 1 < end {
-                if bytes[index + 1] == UInt8(ascii: "/") {
-                    while index < end, bytes[index] != 0x0A { index += 1 }
-                    continue
-                }
-                if bytes[index + 1] == UInt8(ascii: "*") {
-                    index += 2
-                    while index + 1 < end, !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) { index += 1 }
-                    index += 2
-                    continue
-                }
-            }
-            index += 1
-        }
-        return false
+        JSONC.commaOffset(in: bytes, from: start, to: end) != nil
     }
 }
 
