@@ -112,14 +112,16 @@ public enum LibraryConflicts {
             let definitions = conflict.definitions
             let languages = conflict.scopes.map(describe(scope:)).joined(separator: ", ")
             let numbers = Array(definitions.indices)
+            // Each place once per group: turning a file URI into a path is most of a message's cost.
+            let places = definitions.map(place(of:))
             for number in numbers {
                 let snippet = definitions[number]
-                let others = names(numbers, except: number) { place(of: definitions[$0]) }
+                let others = names(numbers, except: number) { places[$0] }
                 let message: String
                 if number == 0 {
                     message = "the trigger '\(conflict.trigger)' (\(languages)) is also defined at \(others); this one wins"
                 } else {
-                    message = "the trigger '\(conflict.trigger)' (\(languages)) is also defined at \(others); \(place(of: definitions[0])) wins, so this one only shows after it"
+                    message = "the trigger '\(conflict.trigger)' (\(languages)) is also defined at \(others); \(places[0]) wins, so this one only shows after it"
                 }
                 result.append(LibraryDiagnostic(
                     uri: snippet.location.uri, position: snippet.location.range.start, severity: .warning,
@@ -129,11 +131,25 @@ public enum LibraryConflicts {
         return result.sorted { ($0.uri, $0.position) < ($1.uri, $1.position) }
     }
 
+    /// Whether `body` holds at least `minimumBodyLength` characters that are not white space. Counting stops there,
+    /// and ASCII is classified without a Unicode property lookup (that lookup on every scalar of every body was
+    /// most of a load's conflict time).
+    static func hasMinimumLength(_ body: String) -> Bool {
+        var count = 0
+        for scalar in body.unicodeScalars {
+            let isWhitespace = scalar.isASCII ? (scalar.value == 0x20 || (0x09...0x0D).contains(scalar.value)) : scalar.properties.isWhitespace
+            if !isWhitespace {
+                count += 1
+                if count >= minimumBodyLength { return true }
+            }
+        }
+        return false
+    }
+
     static func duplicateBodies(in library: SnippetLibrary) -> [LibraryDiagnostic] {
         let snippets = library.snippets
         var groups: [String: [Int]] = [:]
-        for (number, snippet) in snippets.enumerated()
-        where snippet.body.unicodeScalars.lazy.filter({ !$0.properties.isWhitespace }).count >= minimumBodyLength {
+        for (number, snippet) in snippets.enumerated() where hasMinimumLength(snippet.body) {
             groups[snippet.body, default: []].append(number)
         }
         var result: [LibraryDiagnostic] = []
