@@ -24,6 +24,14 @@ struct SettingsTests {
         #expect(current.applying(["settings": .null]).settings == current)
     }
 
+    @Test func anEnumeratedSettingNamesEveryValueItTakes() {
+        let (_, problems) = ServerSettings().applying(["resolveVariables": "sometimes", "choices": 3])
+        #expect(Set(problems.map(\.message)) == [
+            "setting 'snippets.resolveVariables' must be \"auto\", \"always\" or \"never\"; using the default \"auto\"",
+            "setting 'snippets.choices' must be \"auto\", \"keep\" or \"firstOption\"; using the default \"auto\"",
+        ])
+    }
+
     @Test(arguments: [
         ("maxCompletionItems", "lots"),
         ("maxCompletionItems", 0),

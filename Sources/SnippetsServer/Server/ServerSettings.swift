@@ -82,6 +82,19 @@ public struct ServerSettings: Sendable, Hashable {
     /// These settings with the members of `json` applied. Accepts `{settings: {snippets: {...}}}`,
     /// `{snippets: {...}}` and a bare object; keys not present keep their current value. An invalid value keeps
     /// the default and is reported.
+    /// The case of an enumerated setting that `value` names, else `fallback` and a problem listing every case
+    /// (`must be "auto", "always" or "never"`).
+    private static func named<Value: RawRepresentable & CaseIterable>(
+        _ name: String, _ value: JSONValue, default fallback: Value, problems: inout [Problem]
+    ) -> Value where Value.RawValue == String {
+        if let text = value.stringValue, let chosen = Value(rawValue: text) { return chosen }
+        let cases = Value.allCases.map { "\"\($0.rawValue)\"" }
+        let list = cases.dropLast().joined(separator: ", ") + " or " + (cases.last ?? "")
+        problems.append(Problem(
+            name: name, message: "setting 'snippets.\(name)' must be \(list); using the default \"\(fallback.rawValue)\""))
+        return fallback
+    }
+
     public func applying(_ json: JSONValue?) -> (settings: ServerSettings, problems: [Problem]) {
         var object = json
         if let inner = object?["settings"], inner.objectValue != nil || inner == .null { object = inner }
@@ -111,24 +124,10 @@ public struct ServerSettings: Sendable, Hashable {
             }
         }
         if let value = members["resolveVariables"] {
-            if let text = value.stringValue, let mode = VariableResolution(rawValue: text) {
-                result.resolveVariables = mode
-            } else {
-                result.resolveVariables = .auto
-                problems.append(Problem(
-                    name: "resolveVariables",
-                    message: "setting 'snippets.resolveVariables' must be \"auto\", \"always\" or \"never\"; using the default \"auto\""))
-            }
+            result.resolveVariables = Self.named("resolveVariables", value, default: .auto, problems: &problems)
         }
         if let value = members["choices"] {
-            if let text = value.stringValue, let mode = ChoiceRendering(rawValue: text) {
-                result.choices = mode
-            } else {
-                result.choices = .auto
-                problems.append(Problem(
-                    name: "choices",
-                    message: "setting 'snippets.choices' must be \"auto\", \"keep\" or \"firstOption\"; using the default \"auto\""))
-            }
+            result.choices = Self.named("choices", value, default: .auto, problems: &problems)
         }
         if let value = members["askMarker"] {
             if let text = value.stringValue, text.contains(where: { !$0.isWhitespace }) {
