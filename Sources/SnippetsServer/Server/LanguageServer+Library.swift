@@ -60,11 +60,14 @@ extension LanguageServer {
         reloadTask = Task.detached(priority: .utility) {
             var loaded = loader(layers, [])
             if !workspaceRoots.isEmpty {
-                // The user's own library goes into service first: project snippets come from a repository someone
-                // opened, and a slow or hostile `.vscode/*.code-snippets` must not keep completion waiting for it.
-                var interim = lastGood
-                let own = interim.serving(loaded)
-                await self.installInterim(LibrarySnapshot(library: own, index: TokenIndex(library: own), generation: generation))
+                // On the first load the user's own library goes into service first: project snippets come from a
+                // repository someone opened, and a slow or hostile `.vscode/*.code-snippets` must not keep completion
+                // waiting for it. Later reloads need no interim (and no second index): the last snapshot serves.
+                if generation == 1 {
+                    var interim = lastGood
+                    let own = interim.serving(loaded)
+                    await self.installInterim(LibrarySnapshot(library: own, index: TokenIndex(library: own), generation: generation))
+                }
                 loaded = loaded.adding(loader([], workspaceRoots))
             }
             let served = lastGood.serving(loaded)
