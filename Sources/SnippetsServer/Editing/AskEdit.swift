@@ -78,11 +78,6 @@ enum SnippetRendering {
             lineIndex: place.line, cursorUTF16Column: place.utf16Column, languageID: document.languageID,
             date: context.configuration.now())
     }
-
-    /// Whether the LSP snippet text should carry resolved variables (the completion policy, `resolveVariables`).
-    static func resolvesVariablesInSnippets(_ context: RequestContext) -> Bool {
-        SnippetRenderPlan(engine: context.client.namedSnippetEngine, settings: context.settings).serverResolvesVariables
-    }
 }
 
 extension StringProtocol {
