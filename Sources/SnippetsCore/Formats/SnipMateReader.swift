@@ -57,6 +57,8 @@ enum SnipMateReader {
 
     private struct Reader {
         let uri: String
+        /// The URI's part of every snippet identifier in this file, hashed once.
+        lazy var idSeed = SnippetID.FileSeed(fileURI: uri)
         let context: SnippetFileContext
         let checkBody: SnippetBodyChecker?
         var sink: DiagnosticSink
@@ -204,7 +206,7 @@ enum SnipMateReader {
             }
             snippets.append(
                 Snippet(
-                    id: SnippetID(fileURI: uri, key: key),
+                    id: SnippetID(file: idSeed, key: key),
                     title: title,
                     triggers: [header.trigger],
                     description: header.description.map(Self.strippingQuotes),

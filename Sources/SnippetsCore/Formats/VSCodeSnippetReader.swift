@@ -36,6 +36,8 @@ enum VSCodeSnippetReader {
     private struct Reader {
         let bytes: [UInt8]
         let uri: String
+        /// The URI's part of every snippet identifier in this file, hashed once.
+        lazy var idSeed = SnippetID.FileSeed(fileURI: uri)
         let context: SnippetFileContext
         let checkBody: SnippetBodyChecker?
         var sink: DiagnosticSink
@@ -188,7 +190,7 @@ enum VSCodeSnippetReader {
             let key = group.map { $0 + "/" + member.key } ?? member.key
             snippets.append(
                 Snippet(
-                    id: SnippetID(fileURI: uri, key: key),
+                    id: SnippetID(file: idSeed, key: key),
                     title: title,
                     triggers: triggers,
                     description: description,

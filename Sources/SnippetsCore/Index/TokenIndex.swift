@@ -19,7 +19,7 @@ import Foundation
 ///
 /// The reported `score` adds a tier bonus (exact trigger 1000, +100 for exact case; prefix 500) to the term score.
 public struct TokenIndex: Sendable {
-    public let library: SnippetLibrary
+    public private(set) var library: SnippetLibrary
 
     /// Posting bit: the token occurs in the title.
     static let titleField: UInt32 = 1
@@ -62,6 +62,18 @@ public struct TokenIndex: Sendable {
     /// Each snippet's layer precedence (0 for the first layer), so a trigger match from an earlier layer ranks first.
     private let layerRanks: [Int32]
 
+    /// This index over `annotated`, a library with the same snippets in the same order as the one indexed (the
+    /// same load with diagnostics or layer revisions added, as `LayerLoading.annotating` adds them), so
+    /// annotating a library never costs a second index. Nil when the snippets differ.
+    public func serving(_ annotated: SnippetLibrary) -> TokenIndex? {
+        guard annotated.layers == library.layers, annotated.snippets.count == library.snippets.count,
+            zip(annotated.snippets, library.snippets).allSatisfy({ $0.id == $1.id && $0.layer == $1.layer })
+        else { return nil }
+        var index = self
+        index.library = annotated
+        return index
+    }
+
     public init(library: SnippetLibrary) {
         self.library = library
         let snippets = library.snippets
@@ -84,24 +96,25 @@ public struct TokenIndex: Sendable {
         scopeStarts.reserveCapacity(snippets.count + 1)
         shortestTrigger.reserveCapacity(snippets.count)
 
-        for (number, snippet) in snippets.enumerated() {
+        for number in snippets.indices {
             var shortest = Int32.max
-            for trigger in snippet.triggers {
+            for trigger in snippets[number].triggers {
                 triggerTexts.append(Array(trigger.lowercased().utf8))
                 triggerSnippets.append(Int32(number))
                 triggerOriginals.append(trigger)
                 shortest = min(shortest, Int32(trigger.utf8.count))
             }
             shortestTrigger.append(shortest)
-            priorities.append(Int32(clamping: snippet.priority))
-            if let rank = rankByLayer[snippet.layer] {
+            priorities.append(Int32(clamping: snippets[number].priority))
+            let layer = snippets[number].layer
+            if let rank = rankByLayer[layer] {
                 layerRanks.append(rank)
             } else {
-                let rank = Int32(clamping: library.layerRank(of: snippet.layer))
-                rankByLayer[snippet.layer] = rank
+                let rank = Int32(clamping: library.layerRank(of: layer))
+                rankByLayer[layer] = rank
                 layerRanks.append(rank)
             }
-            for scope in snippet.scopes {
+            for scope in snippets[number].scopes {
                 let id: Int32
                 if let existing = scopeNumbers[scope] {
                     id = existing
@@ -163,12 +176,12 @@ public struct TokenIndex: Sendable {
         @Sendable func tokenize(_ range: Range<Int>) -> OccurrenceBuilder {
             var builder = OccurrenceBuilder()
             builder.occurrences.reserveCapacity(range.count * 32)
+            // Fields are read one at a time: copying whole snippets would retain every field of each.
             for number in range {
-                let snippet = snippets[number]
-                for trigger in snippet.triggers { builder.add(trigger, snippet: number, field: triggerField) }
-                builder.add(snippet.title, snippet: number, field: titleField)
-                if let description = snippet.description { builder.add(description, snippet: number, field: descriptionField) }
-                builder.add(snippet.body, snippet: number, field: bodyField)
+                for trigger in snippets[number].triggers { builder.add(trigger, snippet: number, field: triggerField) }
+                builder.add(snippets[number].title, snippet: number, field: titleField)
+                if let description = snippets[number].description { builder.add(description, snippet: number, field: descriptionField) }
+                builder.add(snippets[number].body, snippet: number, field: bodyField)
             }
             return builder
         }

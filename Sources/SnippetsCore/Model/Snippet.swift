@@ -12,12 +12,31 @@ public struct SnippetID: Hashable, Comparable, Sendable, Codable, CustomStringCo
     /// `key` is the VS Code snippet name (with its group, if any) or, for SnipMate, the trigger plus
     /// description plus occurrence number. FNV-1a 64 keeps the identifier short and deterministic across runs.
     public init(fileURI: String, key: String) {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in fileURI.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        hash = (hash ^ 0) &* 0x100_0000_01b3
+        self.init(file: FileSeed(fileURI: fileURI), key: key)
+    }
+
+    /// The identifier for the entry `key` in the file whose seed is `file`: the same as `init(fileURI:key:)`, with
+    /// the file's URI hashed once for all its snippets.
+    public init(file: FileSeed, key: String) {
+        var hash = file.hash
         for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        let hex = String(hash, radix: 16)
-        self.rawValue = "s" + String(repeating: "0", count: 16 - hex.count) + hex
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        rawValue = String(unsafeUninitializedCapacity: 17) { buffer in
+            buffer[0] = UInt8(ascii: "s")
+            for place in 0..<16 { buffer[16 - place] = digits[Int(hash >> (4 * UInt64(place)) & 0xF)] }
+            return 17
+        }
+    }
+
+    /// The part of an identifier's hash that comes from its file's URI (FNV-1a 64 over the URI and a separator).
+    public struct FileSeed: Sendable {
+        let hash: UInt64
+
+        public init(fileURI: String) {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in fileURI.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            self.hash = (hash ^ 0) &* 0x100_0000_01b3
+        }
     }
 
     public init(from decoder: any Decoder) throws {

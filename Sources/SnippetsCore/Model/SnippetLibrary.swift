@@ -58,12 +58,17 @@ public struct SnippetLibrary: Sendable {
     private var extensions: [String: [String]]
 
     /// This library followed by `other`'s files (project snippets loaded after the user's own library), leaving out
-    /// any file this one already holds; searched paths stay this library's.
+    /// any file this one already holds; searched paths stay this library's. The layers are this library's, then
+    /// `other`'s that it does not name (the project layer), so precedence and revisions survive the addition.
     public func adding(_ other: SnippetLibrary) -> SnippetLibrary {
         let known = Set(files.map(\.uri))
-        return SnippetLibrary(
+        var combined = SnippetLibrary(
             files: files + other.files.filter { !known.contains($0.uri) },
             loaderDiagnostics: loaderDiagnostics + other.loaderDiagnostics, searchedPaths: searchedPaths)
+        let names = Set(layers.map(\.name))
+        combined.layers = layers + other.layers.filter { !names.contains($0.name) }
+        combined.layerRevisions = other.layerRevisions.merging(layerRevisions) { _, own in own }
+        return combined
     }
 
     public init(files: [SnippetFile], loaderDiagnostics: [LibraryDiagnostic] = [], searchedPaths: [String] = []) {

@@ -19,48 +19,52 @@ public struct LineTable: Sendable {
     private static let checkpointStride = 64
 
     public init(_ text: String) {
+        var text = text
         self.text = text
         var starts = [0]
-        var offset = 0
-        var previousWasCR = false
         var checkpoints = Checkpoints()
-        checkpoints.utf16.reserveCapacity(text.utf8.count / Self.checkpointStride + 1)
-        checkpoints.scalars.reserveCapacity(text.utf8.count / Self.checkpointStride + 1)
-        var utf16 = 0
-        var scalars = 0
-        var isASCII = true
-        for byte in text.utf8 {
-            if offset % Self.checkpointStride == 0 {
+        let isASCII = text.withUTF8 { bytes in
+            // Line starts first: a byte search for the two line-break bytes.
+            var previousWasCR = false
+            for offset in bytes.indices {
+                let byte = bytes[offset]
+                if byte == UInt8(ascii: "\n") {
+                    if previousWasCR { starts[starts.count - 1] = offset + 1 } else { starts.append(offset + 1) }
+                    previousWasCR = false
+                } else if byte == UInt8(ascii: "\r") {
+                    starts.append(offset + 1)
+                    previousWasCR = true
+                } else {
+                    // A character after a CR ends that line break (a later LF starts a line of its own).
+                    previousWasCR = false
+                }
+            }
+            guard bytes.contains(where: { $0 >= 0x80 }) else { return true }
+            // Then, for non-ASCII text only, the UTF-16 and scalar counts before every `checkpointStride`-th byte.
+            checkpoints.utf16.reserveCapacity(bytes.count / Self.checkpointStride + 1)
+            checkpoints.scalars.reserveCapacity(bytes.count / Self.checkpointStride + 1)
+            var utf16 = 0
+            var scalars = 0
+            var offset = 0
+            while offset < bytes.count {
+                checkpoints.utf16.append(Int32(truncatingIfNeeded: utf16))
+                checkpoints.scalars.append(Int32(truncatingIfNeeded: scalars))
+                let end = min(offset + Self.checkpointStride, bytes.count)
+                while offset < end {
+                    let byte = bytes[offset]
+                    if byte & 0xC0 != 0x80 {
+                        scalars += 1
+                        utf16 += byte >= 0xF0 ? 2 : 1
+                    }
+                    offset += 1
+                }
+            }
+            if bytes.count % Self.checkpointStride == 0 {
+                // The end of the text sits on a checkpoint's place: `units(before:)` the end reads it.
                 checkpoints.utf16.append(Int32(truncatingIfNeeded: utf16))
                 checkpoints.scalars.append(Int32(truncatingIfNeeded: scalars))
             }
-            offset += 1
-            if byte >= 0x80 {
-                isASCII = false
-                // A character after a CR ends that line break: a later LF starts a line of its own.
-                previousWasCR = false
-                if byte & 0xC0 != 0x80 {
-                    scalars += 1
-                    utf16 += byte >= 0xF0 ? 2 : 1
-                }
-                continue
-            }
-            scalars += 1
-            utf16 += 1
-            if byte == UInt8(ascii: "\n") {
-                if previousWasCR { starts[starts.count - 1] = offset } else { starts.append(offset) }
-                previousWasCR = false
-            } else if byte == UInt8(ascii: "\r") {
-                starts.append(offset)
-                previousWasCR = true
-            } else {
-                previousWasCR = false
-            }
-        }
-        if offset % Self.checkpointStride == 0 {
-            // The end of the text sits on a checkpoint's place: `units(before:)` the end reads it.
-            checkpoints.utf16.append(Int32(truncatingIfNeeded: utf16))
-            checkpoints.scalars.append(Int32(truncatingIfNeeded: scalars))
+            return false
         }
         self.lineStarts = starts
         self.checkpoints = isASCII ? nil : checkpoints

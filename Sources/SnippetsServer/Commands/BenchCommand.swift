@@ -57,14 +57,9 @@ public enum BenchCommand: SnippetsCommand {
             paths = defaultCorpora
         }
 
-        let loadStart = DispatchTime.now().uptimeNanoseconds
-        let loadCPUStart = processCPUNanoseconds()
-        let library = LibraryPaths.resolve(flags: paths, environment: context.environment).load()
-        let indexStart = DispatchTime.now().uptimeNanoseconds
-        let indexCPUStart = processCPUNanoseconds()
-        let index = TokenIndex(library: library)
-        let indexEnd = DispatchTime.now().uptimeNanoseconds
-        let indexCPUEnd = processCPUNanoseconds()
+        let startUp = StartUp.measure(LibraryPaths.resolve(flags: paths, environment: context.environment))
+        let library = startUp.library
+        let index = startUp.index
         guard !library.snippets.isEmpty else {
             context.printError("snippets-lsp bench: no snippets found under \(paths.joined(separator: ", "))")
             return 1
@@ -87,13 +82,10 @@ public enum BenchCommand: SnippetsCommand {
             terms.append(DispatchTime.now().uptimeNanoseconds - start)
         }
 
-        func timing(_ wall: UInt64, cpu: UInt64) -> String { "\(milliseconds(wall)) ms (CPU \(milliseconds(cpu)) ms)" }
         let files = library.files.count
         context.print("libraries:       \(paths.joined(separator: ", "))")
         context.print("snippets:        \(library.snippets.count) in \(files) files, \(index.tokenCount) distinct tokens")
-        context.print("load:            \(timing(indexStart - loadStart, cpu: indexCPUStart - loadCPUStart))")
-        context.print("index:           \(timing(indexEnd - indexStart, cpu: indexCPUEnd - indexCPUStart))")
-        context.print("load and index:  \(timing(indexEnd - loadStart, cpu: indexCPUEnd - loadCPUStart))")
+        for line in startUp.lines { context.print(line) }
         context.print("peak memory:     \(peakMemory())")
         context.print("search (typing): \(summary(typing)); \(matched) of \(queries.count) had hits")
         context.print("search (terms):  \(summary(terms))")
@@ -130,19 +122,12 @@ public enum BenchCommand: SnippetsCommand {
             context.printError("snippets-lsp bench: could not copy the libraries into \(folder.path): \(error)")
             return 1
         }
-        let startUp = DispatchTime.now().uptimeNanoseconds
-        let startUpCPU = processCPUNanoseconds()
-        let large = LibraryPaths.resolve(flags: copies, environment: context.environment).load()
-        let largeLoaded = DispatchTime.now().uptimeNanoseconds
-        let largeLoadedCPU = processCPUNanoseconds()
-        let largeIndex = TokenIndex(library: large)
-        let largeIndexed = DispatchTime.now().uptimeNanoseconds
-        _ = largeIndex.search(queries[0].text, language: queries[0].language)
-        let firstAnswer = DispatchTime.now().uptimeNanoseconds
-        let firstAnswerCPU = processCPUNanoseconds()
+        let largeStartUp = StartUp.measure(LibraryPaths.resolve(flags: copies, environment: context.environment))
+        let large = largeStartUp.library
+        let largeIndex = largeStartUp.index
         context.print("")
         context.print("\(scale)x library:     \(large.snippets.count) snippets in \(large.files.count) files (\(paths.count) paths copied \(scale) times)")
-        context.print("start-up:        \(timing(firstAnswer - startUp, cpu: firstAnswerCPU - startUpCPU)) to a first search (load \(milliseconds(largeLoaded - startUp)) ms, CPU \(milliseconds(largeLoadedCPU - startUpCPU)) ms; index \(milliseconds(largeIndexed - largeLoaded)) ms)")
+        for line in largeStartUp.lines { context.print(line) }
         let (largeFacts, largeAsks, largeAsksCPU) = await askTimings(library: large, index: largeIndex, questions: questions)
         context.print("ask facts:       \(milliseconds(largeFacts)) ms (once per library)")
         context.print("ask (no model):  \(summary(largeAsks))")
@@ -153,6 +138,50 @@ public enum BenchCommand: SnippetsCommand {
         context.print(String(format: "ask CPU ratio:   p50 %.2f, p99 %.2f at %d times the snippets", ratio(0.5), ratio(0.99), scale))
         context.print("peak memory:     \(peakMemory())")
         return 0
+    }
+
+    /// Start-up as the server goes through it (`LanguageServer.scheduleReload`): read and parse the snippet files,
+    /// index them, and answer a first search, which is when the library is in service; then annotate the library
+    /// (layer revisions, conflicts) and swap it in under the same index.
+    struct StartUp {
+        var library: SnippetLibrary
+        var index: TokenIndex
+        /// Wall-clock and CPU nanoseconds at each step, from the start.
+        var read: (wall: UInt64, cpu: UInt64)
+        var indexed: (wall: UInt64, cpu: UInt64)
+        var firstSearch: (wall: UInt64, cpu: UInt64)
+        var annotated: (wall: UInt64, cpu: UInt64)
+
+        static func measure(_ paths: LibraryPaths) -> StartUp {
+            let wallStart = DispatchTime.now().uptimeNanoseconds
+            let cpuStart = processCPUNanoseconds()
+            func now() -> (wall: UInt64, cpu: UInt64) {
+                (DispatchTime.now().uptimeNanoseconds - wallStart, processCPUNanoseconds() - cpuStart)
+            }
+            let snippets = LibraryLoader(fileSystem: DiskFileSystem()).load(layers: paths.layers)
+            let read = now()
+            let firstIndex = TokenIndex(library: snippets)
+            let indexed = now()
+            let query = snippets.snippets.first?.triggers.first ?? snippets.snippets.first?.title ?? ""
+            _ = firstIndex.search(query)
+            let firstSearch = now()
+            let library = LayerLoading.annotating(snippets)
+            let index = firstIndex.serving(library) ?? TokenIndex(library: library)
+            let annotated = now()
+            return StartUp(library: library, index: index, read: read, indexed: indexed, firstSearch: firstSearch, annotated: annotated)
+        }
+
+        var lines: [String] {
+            func timing(_ step: (wall: UInt64, cpu: UInt64)) -> String { "\(milliseconds(step.wall)) ms (CPU \(milliseconds(step.cpu)) ms)" }
+            func difference(_ to: (wall: UInt64, cpu: UInt64), _ from: (wall: UInt64, cpu: UInt64)) -> (wall: UInt64, cpu: UInt64) {
+                (to.wall - from.wall, to.cpu - from.cpu)
+            }
+            return [
+                "start-up:        \(timing(firstSearch)) to a first search: read and parse \(timing(read)), "
+                    + "index \(timing(difference(indexed, read)))",
+                "then annotation: \(timing(difference(annotated, firstSearch))) (layer revisions and conflicts, while the library serves)",
+            ]
+        }
     }
 
     /// The time to compute the ask facts of `library`, and the time of each ask of `questions` without a model.

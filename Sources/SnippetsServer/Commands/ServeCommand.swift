@@ -65,11 +65,12 @@ public enum ServeCommand: SnippetsCommand {
         var configuration = ServerConfiguration(
             defaultLibraryLayers: resolved.layers,
             loadLibrary: { layers, workspaceRoots in
-                LayerLoading.load(layers: layers, workspaceRoots: workspaceRoots)
+                LibraryLoader(fileSystem: DiskFileSystem()).load(layers: layers, workspaceRoots: workspaceRoots)
             },
             logError: { line in context.printError(line) },
             environment: context.environment)
         configuration.defaultLibrarySource = resolved.source
+        configuration.annotateLibrary = { library in LayerLoading.annotating(library) }
         return configuration
     }
 

@@ -4,14 +4,21 @@ import SnippetsCore
 /// Loads layers from disk the way every command and the server do: the snippets (`LibraryLoader`), the revision
 /// of each layer (`GitRevision`), and the conflicts between definitions (`LibraryConflicts`).
 public enum LayerLoading {
-    /// The library of `layers` plus the project snippets of `workspaceRoots`.
+    /// The library of `layers` plus the project snippets of `workspaceRoots`, annotated (`annotating`).
     public static func load(
         layers: [LibraryLayer],
         workspaceRoots: [String] = [],
         fileSystem: any LibraryFileSystem = DiskFileSystem(),
         checkBody: SnippetBodyChecker? = LibraryLoader.grammarBodyChecker
     ) -> SnippetLibrary {
-        var library = LibraryLoader(fileSystem: fileSystem, checkBody: checkBody).load(layers: layers, workspaceRoots: workspaceRoots)
+        annotating(LibraryLoader(fileSystem: fileSystem, checkBody: checkBody).load(layers: layers, workspaceRoots: workspaceRoots))
+    }
+
+    /// `library` with what is learned from the whole of it rather than from one file: the revision of each
+    /// layer (`GitRevision`) and the conflicts between definitions (`LibraryConflicts`). Snippets are unchanged,
+    /// so the server puts the library in service first and annotates it after (see `ServerConfiguration`).
+    public static func annotating(_ library: SnippetLibrary) -> SnippetLibrary {
+        var library = library
         var filesByLayer: [String: [SnippetFile]] = [:]
         for file in library.files { filesByLayer[file.layer, default: []].append(file) }
         for layer in library.layers where layer.name != LibraryLayer.projectLayerName {

@@ -54,33 +54,45 @@ extension LanguageServer {
         let layers = libraryLayers
         let workspaceRoots = workspaceFolders
         let loader = configuration.loadLibrary
+        let annotate = configuration.annotateLibrary
         let loadLearned = isLearning ? configuration.loadLearnedWords : nil
         var lastGood = self.lastGood
         let generation = snapshot.generation + 1
         reloadTask = Task.detached(priority: .utility) {
             var loaded = loader(layers, [])
+            // On the first load the user's own library goes into service as soon as it is read and indexed: what
+            // is learned from the library as a whole (conflicts, revisions) follows, and so do project snippets,
+            // which come from a repository someone opened (a slow or hostile `.vscode/*.code-snippets` must not keep
+            // completion waiting). Later reloads need no interim (and no second index): the last snapshot serves.
+            var interim: LibrarySnapshot?
+            if generation == 1 {
+                var interimLastGood = lastGood
+                let own = interimLastGood.serving(loaded)
+                let learned = loadLearned?(layers.map(\.path), own) ?? .none
+                interim = LibrarySnapshot(library: own, index: TokenIndex(library: own), generation: generation, learned: learned)
+                await self.installInterim(interim!)
+            }
             if !workspaceRoots.isEmpty {
-                // On the first load the user's own library goes into service first: project snippets come from a
-                // repository someone opened, and a slow or hostile `.vscode/*.code-snippets` must not keep completion
-                // waiting for it. Later reloads need no interim (and no second index): the last snapshot serves.
-                if generation == 1 {
-                    var interim = lastGood
-                    let own = interim.serving(loaded)
-                    await self.installInterim(LibrarySnapshot(library: own, index: TokenIndex(library: own), generation: generation))
-                }
                 loaded = loaded.adding(loader([], workspaceRoots))
             }
+            loaded = annotate(loaded)
             let served = lastGood.serving(loaded)
-            let learned = loadLearned?(layers.map(\.path), served) ?? .none
-            let snapshot = LibrarySnapshot(
-                library: served, index: TokenIndex(library: served), generation: generation, learned: learned)
+            let snapshot: LibrarySnapshot
+            if let interim, let index = interim.index?.serving(served) {
+                // The same snippets, annotated: the interim's index and learned words stay valid.
+                snapshot = LibrarySnapshot(library: served, index: index, generation: generation, learned: interim.learned)
+            } else {
+                let learned = loadLearned?(layers.map(\.path), served) ?? .none
+                snapshot = LibrarySnapshot(library: served, index: TokenIndex(library: served), generation: generation, learned: learned)
+            }
             await self.install(snapshot, lastGood: lastGood, loaded: loaded)
             // After the swap, so completions are served first: the first ask then finds its facts ready.
             snapshot.askFacts.prepare()
         }
     }
 
-    /// Serves the user's own library while the project snippets still load; a newer snapshot is never replaced.
+    /// Serves the user's own library, as read, while it is annotated and the project snippets load; a newer
+    /// snapshot is never replaced.
     private func installInterim(_ interim: LibrarySnapshot) {
         guard interim.generation >= snapshot.generation else { return }
         snapshot = interim

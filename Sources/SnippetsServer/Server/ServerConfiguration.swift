@@ -19,8 +19,13 @@ public struct ServerConfiguration: Sendable {
     /// Library layers used when the `libraries` setting is absent (from `--library`, `SNIPPETS_LIBRARY`, XDG).
     public var defaultLibraryLayers: [LibraryLayer]
     /// Loads the library of these layers (files or directories, in precedence order) plus the
-    /// `.vscode/*.code-snippets` files of the workspace roots. Called off the request loop.
+    /// `.vscode/*.code-snippets` files of the workspace roots, unannotated (see `annotateLibrary`). Called off the
+    /// request loop.
     public var loadLibrary: @Sendable (_ layers: [LibraryLayer], _ workspaceRoots: [String]) -> SnippetLibrary
+    /// What is learned from a loaded library as a whole (layer revisions, conflicts between definitions) without
+    /// changing its snippets: `LayerLoading.annotating` for the real disk. The first load goes into service before
+    /// this runs, so completion does not wait for it. Called off the request loop.
+    public var annotateLibrary: @Sendable (SnippetLibrary) -> SnippetLibrary = { $0 }
     /// Which rule chose `defaultLibraryLayers` (for messages and `doctor`).
     public var defaultLibrarySource: LibraryPaths.Source = .flags
     /// Stamps of every file under these paths, for the periodic check when the client cannot watch files.
