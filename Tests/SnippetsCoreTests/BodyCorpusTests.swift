@@ -44,6 +44,8 @@ import Testing
             for text in Self.bodies(in: object) {
                 bodyCount += 1
                 let parse = SnippetBody.parse(text)
+                // What a library load checks (without the elements' text) finds exactly the same problems.
+                #expect(SnippetBody.problems(in: text) == parse.problems, "\(text.debugDescription)")
                 for problem in parse.problems {
                     problemCounts[problem.code, default: 0] += 1
                     if problem.code == SnippetBodyProblemCode.unknownVariable {

@@ -57,6 +57,45 @@ struct FirstContactTests {
         #expect(try await client.complete("file:///w/a.txt", line: 0, character: 3).items.map(\.label) == ["hello"])
     }
 
+    /// What is learned from the whole library (conflicts, revisions) grows with it; the first load serves
+    /// completion and ask before that is done, and its diagnostics follow.
+    @Test func theFirstLoadServesBeforeTheLibraryIsAnnotated() async throws {
+        let library = TestLibrary([
+            makeFile(
+                [makeSnippet("Hello", triggers: ["hello"], body: "hello()", file: "file:///lib/a.code-snippets")],
+                uri: "file:///lib/a.code-snippets"),
+            makeFile(
+                [makeSnippet("Hello again", triggers: ["hello"], body: "hi()", file: "file:///lib/b.code-snippets")],
+                uri: "file:///lib/b.code-snippets"),
+        ])
+        let gate = Gate()
+        let annotations = Counter()
+        let client = TestClient(library: library, firstLoadWait: .seconds(60)) { configuration in
+            configuration.annotateLibrary = { loaded in
+                _ = annotations.next()
+                gate.waitUntilOpen(atMost: .seconds(60))
+                return LibraryConflicts.annotating(loaded)
+            }
+        }
+        defer { gate.open() }
+        _ = try await start(client, capabilities: completionRegistration)
+        client.open("file:///w/a.txt", language: "plaintext", text: "hel")
+        let list = try await client.complete("file:///w/a.txt", line: 0, character: 3)
+        #expect(list.items.map(\.label) == ["hello", "hello"])
+        #expect(!list.isIncomplete)
+        let ask = try await client.result("snippets/ask", ["question": "hello"])
+        #expect(ask["status"] == "answered")
+        #expect(annotations.count == 1, "the annotation had started and was still held")
+
+        gate.open()
+        let loaded = try await client.nextLoad()
+        #expect(loaded.hasPrefix("loaded 2 snippets"))
+        client.open("file:///lib/b.code-snippets", language: "json", text: "{}")
+        let published = try #require(await client.notification("textDocument/publishDiagnostics"))
+        #expect(published["diagnostics"]?.arrayValue?.contains { $0["code"] == "trigger-conflict" } == true)
+        #expect(annotations.count == 1, "one annotation per load")
+    }
+
     @Test func initializeAdvertisesTheCharactersOfTheLibrarysTriggers() async throws {
         let library = TestLibrary([
             makeFile([
@@ -135,5 +174,22 @@ struct FirstContactTests {
         let flags = LibraryPaths.resolve(flags: ["~/notes/snippets", "~"], environment: environment, currentDirectory: "/cwd")
         #expect(flags.paths == library.pathsLoaded.last)
         #expect(LibraryPaths.absolute("~/saved.code-snippets", environment: environment) == "/home/tester/saved.code-snippets")
+    }
+}
+
+/// A gate a background thread waits at until a test opens it.
+final class Gate: Sendable {
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    nonisolated(unsafe) private var isOpen = false
+
+    func open() { lock.withLock { isOpen = true } }
+
+    /// Blocks the calling thread until the gate is open or `limit` has passed.
+    func waitUntilOpen(atMost limit: Duration) {
+        let deadline = ContinuousClock.now + limit
+        while !lock.withLock({ isOpen }), ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.005)
+        }
     }
 }

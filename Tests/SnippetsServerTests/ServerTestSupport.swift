@@ -136,8 +136,11 @@ final class TestClient: Sendable {
         let fromDisk = diskLibrary != nil || diskLayers != nil
         // From disk, polling reads the real files' stamps, as `serve` does.
         let stamps = polling ? (fromDisk ? DiskStamps.stamps(under:) : libraryStamps) : nil
+        // From disk, loading and annotating are split as `serve` splits them (`ServeCommand.configuration`).
         let load: @Sendable ([LibraryLayer], [String]) -> SnippetLibrary = { layers, roots in
-            fromDisk ? LayerLoading.load(layers: layers, workspaceRoots: roots) : library.load(layers.map(\.path))
+            fromDisk
+                ? LibraryLoader(fileSystem: DiskFileSystem()).load(layers: layers, workspaceRoots: roots)
+                : library.load(layers.map(\.path))
         }
         var configuration = ServerConfiguration(
             defaultLibraryLayers: diskLayers ?? (diskLibrary ?? ["/lib"]).map { LibraryLayer(path: $0) },
@@ -147,6 +150,7 @@ final class TestClient: Sendable {
             logError: { line in stderr.append(line) },
             now: { now },
             environment: environment.merging(["XDG_STATE_HOME": testStateDirectory]) { given, _ in given })
+        if fromDisk { configuration.annotateLibrary = { LayerLoading.annotating($0) } }
         if let firstLoadWait { configuration.firstLoadWait = firstLoadWait }
         configure(&configuration)
         let server = LanguageServer(transport: serverEnd, configuration: configuration, handlers: handlers)
@@ -307,6 +311,8 @@ final class Counter: Sendable {
     private let lock = NSLock()
     nonisolated(unsafe) private var value = 0
     func next() -> Int { lock.withLock { value += 1; return value } }
+    /// How many times `next()` was called.
+    var count: Int { lock.withLock { value } }
 }
 
 /// Lines the server wrote to its stderr.

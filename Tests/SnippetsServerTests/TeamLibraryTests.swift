@@ -152,6 +152,41 @@ func spawnClosingDescriptors(_ command: [String], environment: [String: String])
         #expect(reversed.map(\.labelDetails?.description) == ["team", "personal"])
     }
 
+    /// With a workspace folder open (as in almost every editor session), the project's snippets join the library
+    /// as the last layer and the configured layers keep their order: the first still wins, conflicts with the
+    /// project's definitions are reported, and the load message lists every layer.
+    @Test func layersKeepTheirOrderWithAWorkspaceFolderOpen() async throws {
+        let fixture = try TeamLibraryFixture()
+        let workspace = fixture.root + "/workspace"
+        try FileManager.default.createDirectory(atPath: workspace + "/.vscode", withIntermediateDirectories: true)
+        let projectFile = workspace + "/.vscode/app.code-snippets"
+        try #"{ "Project log": { "prefix": "log", "body": "debug($1)", "scope": "javascript" } }"#
+            .write(toFile: projectFile, atomically: true, encoding: .utf8)
+        // Team first: on alphabetical order alone, "Log (mine)" would come before "Team log".
+        let client = TestClient(diskLayers: fixture.layers.reversed())
+        let capabilities: JSONValue = [
+            "textDocument": ["completion": ["completionItem": ["snippetSupport": true, "labelDetailsSupport": true]]]
+        ]
+        let loads = Task { try await client.nextLoad() }
+        _ = try await client.result("initialize", [
+            "processId": .null, "capabilities": capabilities,
+            "workspaceFolders": [["uri": .string("file://" + workspace), "name": "w"]],
+        ])
+        client.notify("initialized", [:])
+        let loaded = try await loads.value
+        #expect(loaded.contains("layers in precedence order: team"), "\(loaded)")
+        #expect(loaded.contains("personal") && loaded.hasSuffix("project"), "\(loaded)")
+
+        client.open(javascriptURI, language: "javascript", text: "log")
+        let logs = try await client.complete(javascriptURI, line: 0, character: 3).items.filter { $0.label == "log" }
+        #expect(logs.map(\.labelDetails?.description) == ["team", "personal", "project"])
+
+        client.open("file://" + projectFile, language: "json", text: "{}")
+        let project = try #require(await client.notification("textDocument/publishDiagnostics"))
+        let warning = try #require(project["diagnostics"]?.arrayValue?.first { $0["code"] == "trigger-conflict" })
+        #expect(warning["message"]?.stringValue?.contains(fixture.teamFile + ":2 (layer 'team') wins") == true, "\(warning)")
+    }
+
     @Test func aClientWithoutLabelDetailsGetsTheLayerInDetailOnly() async throws {
         let fixture = try TeamLibraryFixture()
         let client = TestClient(diskLayers: fixture.layers)

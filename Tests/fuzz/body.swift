@@ -24,6 +24,10 @@ public func fuzzBody(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     if reparsed != body || reparsed.lspText() != serialized {
         fatalError("unstable round trip: \(text.debugDescription) -> \(serialized.debugDescription)")
     }
+    // A library load checks bodies without keeping their text; it must find exactly the same problems.
+    if SnippetBody.problems(in: text) != parsed.problems {
+        fatalError("problems(in:) differs from parse: \(text.debugDescription)")
+    }
     let length = text.utf16.count
     if !parsed.problems.allSatisfy({ $0.utf16Offset >= 0 && $0.utf16Offset <= length }) {
         fatalError("a problem outside the body: \(text.debugDescription)")

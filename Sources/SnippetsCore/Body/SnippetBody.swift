@@ -17,6 +17,13 @@ public struct SnippetBody: Hashable, Sendable {
         return parser.parse()
     }
 
+    /// The problems `parse(_:)` finds in `text`, without building the text of its elements (what a library load
+    /// needs of every body).
+    public static func problems(in text: String) -> [SnippetBodyProblem] {
+        var parser = SnippetBodyParser(text, keepsText: false)
+        return parser.parse().problems
+    }
+
     /// LSP snippet text (`InsertTextFormat.Snippet`). Variables `resolve` knows become (escaped) text;
     /// the others stay variables for the client. Tabstops, placeholders and choices always stay.
     public func lspText(resolving resolve: (String) -> String? = { _ in nil }) -> String {

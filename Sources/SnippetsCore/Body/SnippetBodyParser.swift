@@ -62,11 +62,20 @@ enum SnippetASCII {
 struct SnippetElementBuilder {
     private(set) var elements: [SnippetElement] = []
     private var pendingText: [UInt16] = []
+    /// False when only the problems are wanted (a library load checking every body): text is not collected, so
+    /// no string is made for it. The parser never reads the text it collected, so the problems are the same.
+    let keepsText: Bool
 
-    mutating func appendText(_ unit: UInt16) { pendingText.append(unit) }
+    init(keepsText: Bool = true) {
+        self.keepsText = keepsText
+    }
+
+    mutating func appendText(_ unit: UInt16) {
+        if keepsText { pendingText.append(unit) }
+    }
 
     mutating func appendText<S: Sequence>(contentsOf units: S) where S.Element == UInt16 {
-        pendingText.append(contentsOf: units)
+        if keepsText { pendingText.append(contentsOf: units) }
     }
 
     mutating func append(_ element: SnippetElement) {
@@ -101,12 +110,30 @@ struct SnippetBodyParser {
     /// except for the depth limit, where remembering the failure keeps pathological nesting linear too).
     private var failures: [Int: SnippetBodyProblem] = [:]
 
-    init(_ text: String) {
-        units = Array(text.utf16)
+    /// Whether the elements' text is kept (see `SnippetElementBuilder.keepsText`).
+    private let keepsText: Bool
+
+    init(_ text: String, keepsText: Bool = true) {
+        units = Self.utf16Units(of: text)
+        self.keepsText = keepsText
+    }
+
+    /// `Array(text.utf16)`, with ASCII text (most bodies) widened byte by byte: the generic copy through the
+    /// UTF-16 view costs several times as much, on every body of every load.
+    static func utf16Units(of text: String) -> [UInt16] {
+        var text = text
+        let widened: [UInt16]? = text.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            return [UInt16](unsafeUninitializedCapacity: bytes.count) { buffer, count in
+                for offset in bytes.indices { buffer[offset] = UInt16(bytes[offset]) }
+                count = bytes.count
+            }
+        }
+        return widened ?? Array(text.utf16)
     }
 
     mutating func parse() -> SnippetBodyParse {
-        var builder = SnippetElementBuilder()
+        var builder = SnippetElementBuilder(keepsText: keepsText)
         while index < units.count {
             parseAny(into: &builder)
         }
@@ -328,7 +355,7 @@ struct SnippetBodyParser {
     private mutating func parseChildren() -> [SnippetElement]? {
         depth += 1
         defer { depth -= 1 }
-        var builder = SnippetElementBuilder()
+        var builder = SnippetElementBuilder(keepsText: keepsText)
         while true {
             guard let current = unit(at: index) else { return nil }
             if current == SnippetASCII.braceClose {

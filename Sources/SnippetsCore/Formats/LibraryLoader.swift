@@ -27,7 +27,7 @@ public struct LibraryLoader: Sendable {
     public static let defaultMaximumFileSize = 8 * 1024 * 1024
 
     /// Checks a body with the snippet grammar (`SnippetBody.parse`).
-    public static let grammarBodyChecker: SnippetBodyChecker = { SnippetBody.parse($0).problems }
+    public static let grammarBodyChecker: SnippetBodyChecker = { SnippetBody.problems(in: $0) }
 
     /// A loader reading through `fileSystem`, refusing files over `maximumFileSize` bytes, checking bodies with
     /// `checkBody` (the snippet grammar by default).

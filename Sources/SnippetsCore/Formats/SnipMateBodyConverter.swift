@@ -37,6 +37,9 @@ struct SnipMateBodyConverter {
     /// Converts the body made of `lines`, each with the UTF-8 file offset where its content starts.
     static func convert(lines: [(text: Substring, offset: Int)]) -> Result {
         var source = Source()
+        let capacity = lines.reduce(lines.count) { $0 + $1.text.utf8.count }
+        source.scalars.reserveCapacity(capacity)
+        source.offsets.reserveCapacity(capacity)
         for (index, line) in lines.enumerated() {
             var offset = line.offset
             for scalar in line.text.unicodeScalars {
@@ -50,6 +53,7 @@ struct SnipMateBodyConverter {
             }
         }
         var converter = SnipMateBodyConverter(source: source)
+        converter.output.reserveCapacity(capacity + capacity / 8)
         converter.run()
         return Result(text: String(decoding: converter.output, as: UTF8.self), map: converter.map, notes: converter.notes)
     }

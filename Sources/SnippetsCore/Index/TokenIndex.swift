@@ -78,59 +78,114 @@ public struct TokenIndex: Sendable {
         self.library = library
         let snippets = library.snippets
         snippetCount = snippets.count
+        // Two independent halves at a time (each large library half is itself split across processors): the
+        // tokens and their occurrences beside the per-snippet fields, then the postings beside the stems and the
+        // token order.
+        let parallel = snippets.count >= 8192
+        var tokenization: (tokens: TokenTable, occurrences: [UInt64])?
+        var fields: Fields?
+        Self.both(parallel, { tokenization = Self.occurrences(in: snippets) }, { fields = Fields(library: library) })
+        let (tokens, occurrences) = tokenization!
+        var grouped: (starts: [Int32], postings: [UInt32])?
+        var vocabulary: (stemGroups: [String: [Int32]], sortedTokens: [Int32])?
+        Self.both(
+            parallel, { grouped = Self.postings(occurrences, tokenCount: tokens.count) },
+            { vocabulary = (Self.stemGroups(of: tokens), tokens.texts.sortedOrder()) })
 
-        let (tokens, tokenOccurrences) = Self.occurrences(in: snippets)
-        var occurrences = tokenOccurrences
+        self.tokens = tokens
+        self.sortedTokens = vocabulary!.sortedTokens
+        self.postingStarts = grouped!.starts
+        self.postings = grouped!.postings
+        self.stemGroups = vocabulary!.stemGroups
+        let fieldValues = fields!
+        self.triggerTexts = fieldValues.triggerTexts
+        self.triggerSnippets = fieldValues.triggerSnippets
+        self.triggerOriginals = fieldValues.triggerOriginals
+        self.sortedTriggers = fieldValues.sortedTriggers
+        self.scopeStarts = fieldValues.scopeStarts
+        self.scopeIDs = fieldValues.scopeIDs
+        self.scopeNumbers = fieldValues.scopeNumbers
+        self.shortestTrigger = fieldValues.shortestTrigger
+        self.priorities = fieldValues.priorities
+        self.layerRanks = fieldValues.layerRanks
+    }
+
+    /// Runs `first` and `second`, at the same time when `parallel`. Each writes only its own result.
+    private static func both(_ parallel: Bool, _ first: () -> Void, _ second: () -> Void) {
+        guard parallel else {
+            first()
+            second()
+            return
+        }
+        withoutActuallyEscaping(first) { first in
+            withoutActuallyEscaping(second) { second in
+                nonisolated(unsafe) let work = [first, second]
+                DispatchQueue.concurrentPerform(iterations: 2) { part in work[part]() }
+            }
+        }
+    }
+
+    /// What the index keeps per snippet: triggers (lowercased, sorted), scopes, priority, layer precedence.
+    private struct Fields {
         var triggerTexts = ByteTable()
         var triggerSnippets: [Int32] = []
         var triggerOriginals: [String] = []
+        var sortedTriggers: [Int32] = []
         var scopeStarts: [Int32] = [0]
         var scopeIDs: [Int32] = []
         var scopeNumbers: [String: Int32] = [:]
         var shortestTrigger: [Int32] = []
         var priorities: [Int32] = []
-        priorities.reserveCapacity(snippets.count)
         var layerRanks: [Int32] = []
-        layerRanks.reserveCapacity(snippets.count)
-        var rankByLayer: [String: Int32] = [:]
-        scopeStarts.reserveCapacity(snippets.count + 1)
-        shortestTrigger.reserveCapacity(snippets.count)
 
-        for number in snippets.indices {
-            var shortest = Int32.max
-            for trigger in snippets[number].triggers {
-                triggerTexts.append(Array(trigger.lowercased().utf8))
-                triggerSnippets.append(Int32(number))
-                triggerOriginals.append(trigger)
-                shortest = min(shortest, Int32(trigger.utf8.count))
-            }
-            shortestTrigger.append(shortest)
-            priorities.append(Int32(clamping: snippets[number].priority))
-            let layer = snippets[number].layer
-            if let rank = rankByLayer[layer] {
-                layerRanks.append(rank)
-            } else {
-                let rank = Int32(clamping: library.layerRank(of: layer))
-                rankByLayer[layer] = rank
-                layerRanks.append(rank)
-            }
-            for scope in snippets[number].scopes {
-                let id: Int32
-                if let existing = scopeNumbers[scope] {
-                    id = existing
-                } else {
-                    id = Int32(scopeNumbers.count)
-                    scopeNumbers[scope] = id
+        init(library: SnippetLibrary) {
+            let snippets = library.snippets
+            priorities.reserveCapacity(snippets.count)
+            layerRanks.reserveCapacity(snippets.count)
+            scopeStarts.reserveCapacity(snippets.count + 1)
+            shortestTrigger.reserveCapacity(snippets.count)
+            var rankByLayer: [String: Int32] = [:]
+            // Fields are read one at a time: copying whole snippets would retain every field of each.
+            for number in snippets.indices {
+                var shortest = Int32.max
+                for trigger in snippets[number].triggers {
+                    triggerTexts.append(Array(trigger.lowercased().utf8))
+                    triggerSnippets.append(Int32(number))
+                    triggerOriginals.append(trigger)
+                    shortest = min(shortest, Int32(trigger.utf8.count))
                 }
-                scopeIDs.append(id)
+                shortestTrigger.append(shortest)
+                priorities.append(Int32(clamping: snippets[number].priority))
+                let layer = snippets[number].layer
+                if let rank = rankByLayer[layer] {
+                    layerRanks.append(rank)
+                } else {
+                    let rank = Int32(clamping: library.layerRank(of: layer))
+                    rankByLayer[layer] = rank
+                    layerRanks.append(rank)
+                }
+                for scope in snippets[number].scopes {
+                    let id: Int32
+                    if let existing = scopeNumbers[scope] {
+                        id = existing
+                    } else {
+                        id = Int32(scopeNumbers.count)
+                        scopeNumbers[scope] = id
+                    }
+                    scopeIDs.append(id)
+                }
+                scopeStarts.append(Int32(scopeIDs.count))
             }
-            scopeStarts.append(Int32(scopeIDs.count))
+            sortedTriggers = triggerTexts.sortedOrder()
         }
+    }
 
-        // Group occurrences by token (a counting sort keeps snippet order within each token).
-        var postingStarts = [Int32](repeating: 0, count: tokens.count + 1)
+    /// Occurrences grouped by token (a counting sort keeps snippet order within each token): token `t`'s postings
+    /// are `postings[starts[t] ..< starts[t + 1]]`.
+    private static func postings(_ occurrences: [UInt64], tokenCount: Int) -> (starts: [Int32], postings: [UInt32]) {
+        var postingStarts = [Int32](repeating: 0, count: tokenCount + 1)
         for occurrence in occurrences { postingStarts[Int(occurrence >> 32) + 1] += 1 }
-        for id in 0..<tokens.count { postingStarts[id + 1] += postingStarts[id] }
+        for id in 0..<tokenCount { postingStarts[id + 1] += postingStarts[id] }
         var postings = [UInt32](repeating: 0, count: occurrences.count)
         var nextSlot = postingStarts
         for occurrence in occurrences {
@@ -138,8 +193,11 @@ public struct TokenIndex: Sendable {
             postings[Int(nextSlot[id])] = UInt32(truncatingIfNeeded: occurrence)
             nextSlot[id] += 1
         }
-        occurrences = []
+        return (postingStarts, postings)
+    }
 
+    /// Stem → the tokens that have it, for the stemmable tokens.
+    private static func stemGroups(of tokens: TokenTable) -> [String: [Int32]] {
         var stemGroups: [String: [Int32]] = [:]
         for id in 0..<tokens.count {
             let token = tokens.texts.string(id)
@@ -147,22 +205,7 @@ public struct TokenIndex: Sendable {
                 stemGroups[EnglishStemmer.stem(token), default: []].append(Int32(id))
             }
         }
-
-        self.tokens = tokens
-        self.sortedTokens = tokens.texts.sortedOrder()
-        self.postingStarts = postingStarts
-        self.postings = postings
-        self.stemGroups = stemGroups
-        self.triggerTexts = triggerTexts
-        self.triggerSnippets = triggerSnippets
-        self.triggerOriginals = triggerOriginals
-        self.sortedTriggers = triggerTexts.sortedOrder()
-        self.scopeStarts = scopeStarts
-        self.scopeIDs = scopeIDs
-        self.scopeNumbers = scopeNumbers
-        self.shortestTrigger = shortestTrigger
-        self.priorities = priorities
-        self.layerRanks = layerRanks
+        return stemGroups
     }
 
     /// Whether the stemmer could change `token`: ASCII letters only, two or more of them (`is` → be).

@@ -39,9 +39,9 @@ public enum LibraryConflicts {
         var scope: String
     }
 
-    static func scopeKeys(of snippet: Snippet) -> [String] {
-        let scopes = snippet.scopes.filter { !SnippetLibrary.universalScopes.contains($0) }
-        if scopes.isEmpty || scopes.count < snippet.scopes.count { return ["*"] + Array(Set(scopes)).sorted() }
+    static func scopeKeys(of snippetScopes: [String]) -> [String] {
+        let scopes = snippetScopes.filter { !SnippetLibrary.universalScopes.contains($0) }
+        if scopes.isEmpty || scopes.count < snippetScopes.count { return ["*"] + Array(Set(scopes)).sorted() }
         return Array(Set(scopes)).sorted()
     }
 
@@ -73,10 +73,27 @@ public enum LibraryConflicts {
     /// Every trigger defined more than once for the same language, sorted by the winner's place.
     public static func triggerConflicts(in library: SnippetLibrary) -> [TriggerConflict] {
         let snippets = library.snippets
+        return triggerConflictGroups(in: library).map { group in
+            TriggerConflict(trigger: group.trigger, scopes: group.scopes, definitions: group.members.map { snippets[$0] })
+        }
+    }
+
+    /// A trigger conflict as positions in `library.snippets`, in precedence order.
+    struct ConflictGroup {
+        var trigger: String
+        var scopes: [String]
+        var members: [Int]
+    }
+
+    /// The trigger conflicts of `library`, sorted by the winner's place. Snippets are read field by field, never
+    /// copied whole (a copy retains every field, and a large library has many conflicts).
+    static func triggerConflictGroups(in library: SnippetLibrary) -> [ConflictGroup] {
+        let snippets = library.snippets
         var groups: [TriggerKey: [Int]] = [:]
-        for (number, snippet) in snippets.enumerated() {
-            for trigger in Set(snippet.triggers) {
-                for scope in scopeKeys(of: snippet) {
+        for number in snippets.indices {
+            let scopes = scopeKeys(of: snippets[number].scopes)
+            for trigger in Set(snippets[number].triggers) {
+                for scope in scopes {
                     groups[TriggerKey(trigger: trigger, scope: scope), default: []].append(number)
                 }
             }
@@ -86,45 +103,79 @@ public enum LibraryConflicts {
         for (key, members) in groups where members.count > 1 {
             scopesByMembers[members, default: (key.trigger, [])].scopes.append(key.scope)
         }
-        let ranks = snippets.map { library.layerRank(of: $0.layer) }
+        var rankByLayer: [String: Int] = [:]
+        let ranks = snippets.indices.map { number in
+            let layer = snippets[number].layer
+            if let rank = rankByLayer[layer] { return rank }
+            let rank = library.layerRank(of: layer)
+            rankByLayer[layer] = rank
+            return rank
+        }
         func precedes(_ lhs: Int, _ rhs: Int) -> Bool {
             if ranks[lhs] != ranks[rhs] { return ranks[lhs] < ranks[rhs] }
             if snippets[lhs].priority != snippets[rhs].priority { return snippets[lhs].priority > snippets[rhs].priority }
             return lhs < rhs
         }
-        var conflicts: [(order: Int, conflict: TriggerConflict)] = []
+        var conflicts: [ConflictGroup] = []
         conflicts.reserveCapacity(scopesByMembers.count)
         for (members, group) in scopesByMembers {
-            let ordered = members.sorted(by: precedes)
-            let definitions = ordered.map { snippets[$0] }
-            conflicts.append((ordered[0], TriggerConflict(trigger: group.trigger, scopes: group.scopes.sorted(), definitions: definitions)))
+            conflicts.append(ConflictGroup(trigger: group.trigger, scopes: group.scopes.sorted(), members: members.sorted(by: precedes)))
         }
         conflicts.sort { lhs, rhs in
-            lhs.order != rhs.order ? lhs.order < rhs.order : lhs.conflict.trigger < rhs.conflict.trigger
+            lhs.members[0] != rhs.members[0] ? lhs.members[0] < rhs.members[0] : lhs.trigger < rhs.trigger
         }
-        return conflicts.map(\.conflict)
+        return conflicts
+    }
+
+    /// `path:line (layer)` of each snippet a message names, each made once: decoding a file URI into a path is
+    /// most of a message's cost, so paths are decoded once per file.
+    struct Places {
+        let snippets: [Snippet]
+        private var paths: [String: String] = [:]
+        private var made: [Int: String] = [:]
+
+        init(_ snippets: [Snippet]) {
+            self.snippets = snippets
+        }
+
+        mutating func place(of number: Int) -> String {
+            if let known = made[number] { return known }
+            let uri = snippets[number].location.uri
+            let path: String
+            if let known = paths[uri] {
+                path = known
+            } else {
+                path = LibraryPath.path(fromFileURI: uri)
+                paths[uri] = path
+            }
+            let layer = snippets[number].layer
+            let place = "\(path):\(snippets[number].location.range.start.line + 1)" + (layer.isEmpty ? "" : " (layer '\(layer)')")
+            made[number] = place
+            return place
+        }
     }
 
     /// The warning at each definition of each conflict.
     static func triggerConflictDiagnostics(in library: SnippetLibrary) -> [LibraryDiagnostic] {
+        let snippets = library.snippets
+        var places = Places(snippets)
         var result: [LibraryDiagnostic] = []
-        for conflict in triggerConflicts(in: library) {
-            let definitions = conflict.definitions
+        for conflict in triggerConflictGroups(in: library) {
+            let members = conflict.members
             let languages = conflict.scopes.map(describe(scope:)).joined(separator: ", ")
-            let numbers = Array(definitions.indices)
-            // Each place once per group: turning a file URI into a path is most of a message's cost.
-            let places = definitions.map(place(of:))
+            let numbers = Array(members.indices)
+            let winner = places.place(of: members[0])
             for number in numbers {
-                let snippet = definitions[number]
-                let others = names(numbers, except: number) { places[$0] }
+                let others = names(numbers, except: number) { places.place(of: members[$0]) }
                 let message: String
                 if number == 0 {
                     message = "the trigger '\(conflict.trigger)' (\(languages)) is also defined at \(others); this one wins"
                 } else {
-                    message = "the trigger '\(conflict.trigger)' (\(languages)) is also defined at \(others); \(places[0]) wins, so this one only shows after it"
+                    message = "the trigger '\(conflict.trigger)' (\(languages)) is also defined at \(others); \(winner) wins, so this one only shows after it"
                 }
+                let location = snippets[members[number]].location
                 result.append(LibraryDiagnostic(
-                    uri: snippet.location.uri, position: snippet.location.range.start, severity: .warning,
+                    uri: location.uri, position: location.range.start, severity: .warning,
                     code: "trigger-conflict", message: message))
             }
         }
@@ -149,9 +200,10 @@ public enum LibraryConflicts {
     static func duplicateBodies(in library: SnippetLibrary) -> [LibraryDiagnostic] {
         let snippets = library.snippets
         var groups: [String: [Int]] = [:]
-        for (number, snippet) in snippets.enumerated() where hasMinimumLength(snippet.body) {
-            groups[snippet.body, default: []].append(number)
+        for number in snippets.indices where hasMinimumLength(snippets[number].body) {
+            groups[snippets[number].body, default: []].append(number)
         }
+        var places = Places(snippets)
         var result: [LibraryDiagnostic] = []
         for members in groups.values where members.count > 1 {
             // Same title and triggers is a trigger conflict (or the same snippet read twice), not a merge candidate.
@@ -159,14 +211,14 @@ public enum LibraryConflicts {
             guard names.count > 1 else { continue }
             let sorted = members.sorted()
             for number in sorted {
-                let snippet = snippets[number]
                 let others = LibraryConflicts.names(sorted, except: number) { other in
-                    "'\(snippets[other].title)' at \(place(of: snippets[other]))"
+                    "'\(snippets[other].title)' at \(places.place(of: other))"
                 }
+                let location = snippets[number].location
                 result.append(LibraryDiagnostic(
-                    uri: snippet.location.uri, position: snippet.location.range.start, severity: .hint,
+                    uri: location.uri, position: location.range.start, severity: .hint,
                     code: "duplicate-body",
-                    message: "'\(snippet.title)' has the same body as \(others); consider merging them"))
+                    message: "'\(snippets[number].title)' has the same body as \(others); consider merging them"))
             }
         }
         return result.sorted { ($0.uri, $0.position) < ($1.uri, $1.position) }

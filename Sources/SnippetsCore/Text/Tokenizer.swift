@@ -52,7 +52,18 @@ public enum Tokenizer {
         guard !handledAsASCII else { return }
         let scalars = Array(text.unicodeScalars)
         let classes = scalars.map(CharacterClass.init)
+        var scratch: [UInt8] = []
         scan(count: scalars.count, classAt: { classes[$0] }) { range, reachesEnd in
+            if scalars[range].allSatisfy(\.isASCII) {
+                // An ASCII word in a text that has other characters elsewhere: lowercased byte by byte, as above.
+                scratch.removeAll(keepingCapacity: true)
+                for scalar in scalars[range] {
+                    let byte = UInt8(truncatingIfNeeded: scalar.value)
+                    scratch.append(byte &+ (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0))
+                }
+                scratch.withUnsafeBufferPointer { body($0, reachesEnd) }
+                return
+            }
             var view = String.UnicodeScalarView()
             view.append(contentsOf: scalars[range])
             var token = String(view).lowercased()
