@@ -96,6 +96,30 @@ struct FirstContactTests {
         #expect(annotations.count == 1, "one annotation per load")
     }
 
+    /// The trigger characters, counted byte by byte for ASCII triggers, are exactly what counting characters gives:
+    /// a combining mark after an ASCII letter makes one character, control characters and white space never count.
+    @Test func triggerCharactersCountWholeCharacters() {
+        let triggers = ["!doc", "#inc", "e\u{301}t", "a\r\nb", "tab\tx", "d\u{7F}", "zw\u{200B}j", "😀x", "ü-ü", "__init", "::", "@@"]
+        let library = SnippetLibrary(files: [makeFile(triggers.enumerated().map { number, trigger in
+            makeSnippet("S\(number)", triggers: [trigger, trigger + "!"], body: "x")
+        })])
+        for words in [false, true] {
+            var counts: [Character: Int] = [:]
+            for trigger in triggers.flatMap({ [$0, $0 + "!"] }) {
+                for character in trigger where !character.isWhitespace {
+                    let first = character.unicodeScalars.first!
+                    guard first.value >= 0x20, first.value != 0x7F, !first.properties.isDefaultIgnorableCodePoint else { continue }
+                    if !words && TypedPrefix.isWordCharacter(character) { continue }
+                    counts[character, default: 0] += 1
+                }
+            }
+            let expected = counts.keys.map { String($0) }.sorted()
+            #expect(TriggerCharacters.of(library, includingWordCharacters: words) == expected, "words: \(words)")
+        }
+        #expect(TriggerCharacters.of(library, includingWordCharacters: true).contains("e\u{301}"))
+        #expect(!TriggerCharacters.of(library, includingWordCharacters: true).contains("e"))
+    }
+
     @Test func initializeAdvertisesTheCharactersOfTheLibrarysTriggers() async throws {
         let library = TestLibrary([
             makeFile([

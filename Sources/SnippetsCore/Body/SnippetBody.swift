@@ -20,6 +20,8 @@ public struct SnippetBody: Hashable, Sendable {
     /// The problems `parse(_:)` finds in `text`, without building the text of its elements (what a library load
     /// needs of every body).
     public static func problems(in text: String) -> [SnippetBodyProblem] {
+        // Every problem is found at a `$`: a body without one is plain text.
+        guard text.utf8.contains(UInt8(ascii: "$")) else { return [] }
         var parser = SnippetBodyParser(text, keepsText: false)
         return parser.parse().problems
     }

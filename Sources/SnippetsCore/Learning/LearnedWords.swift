@@ -192,11 +192,19 @@ extension LearnedWords {
         var words: [SnippetID: [String]] = [:]
         var diagnostics: [LibraryDiagnostic] = []
         var seenFolders: Set<String> = []
-        // Snippets by file path and title, built once (a library may have thousands of files).
-        var byPathAndTitle: [String: [String: [SnippetID]]] = [:]
-        for file in library.files {
-            let path = LibraryPath.normalize(file.path)
-            for snippet in file.snippets { byPathAndTitle[path, default: [:]][snippet.title, default: []].append(snippet.id) }
+        // Snippets by file path and title, built once (a library may have thousands of files), and only when a
+        // learned-words file has entries: most libraries have none, and this is on the way to the first answer.
+        var byPathAndTitle: [String: [String: [SnippetID]]]?
+        func snippets(inFile path: String, titled title: String) -> [SnippetID] {
+            if byPathAndTitle == nil {
+                var index: [String: [String: [SnippetID]]] = [:]
+                for file in library.files {
+                    let path = LibraryPath.normalize(file.path)
+                    for snippet in file.snippets { index[path, default: [:]][snippet.title, default: []].append(snippet.id) }
+                }
+                byPathAndTitle = index
+            }
+            return byPathAndTitle?[path]?[title] ?? []
         }
         for folder in folders.map(LibraryPath.normalize) where seenFolders.insert(folder).inserted {
             let path = filePath(inFolder: folder)
@@ -220,7 +228,7 @@ extension LearnedWords {
             let parsed = parse(bytes, uri: uri)
             diagnostics += parsed.diagnostics
             for (entry, position) in zip(parsed.entries, parsed.locations) {
-                let matching = byPathAndTitle[LibraryPath.join(folder, entry.file)]?[entry.title] ?? []
+                let matching = snippets(inFile: LibraryPath.join(folder, entry.file), titled: entry.title)
                 guard !matching.isEmpty else {
                     diagnostics.append(LibraryDiagnostic(
                         uri: uri, position: position, severity: .warning, code: "learned-snippet-gone",

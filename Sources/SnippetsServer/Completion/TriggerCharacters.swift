@@ -24,20 +24,42 @@ public enum TriggerCharacters {
     /// lists.
     public static func of(_ library: SnippetLibrary, includingWordCharacters: Bool) -> [String] {
         var counts: [Character: Int] = [:]
-        for snippet in library.snippets {
-            for trigger in snippet.triggers {
-                for character in trigger where !character.isWhitespace {
-                    guard let first = character.unicodeScalars.first, first.value >= 0x20, first.value != 0x7F,
-                        !first.properties.isDefaultIgnorableCodePoint
-                    else { continue }
-                    if !includingWordCharacters && TypedPrefix.isWordCharacter(character) { continue }
+        // An all-ASCII trigger (nearly every one) is counted byte by byte: each byte is a character, and whether it
+        // counts is decided once per byte value below, by the same rules as any other character.
+        var asciiCounts = [Int](repeating: 0, count: 128)
+        let snippets = library.snippets
+        for number in snippets.indices {
+            for trigger in snippets[number].triggers {
+                var trigger = trigger
+                let isASCII = trigger.withUTF8 { bytes in
+                    guard !bytes.contains(where: { $0 >= 0x80 }) else { return false }
+                    for byte in bytes { asciiCounts[Int(byte)] += 1 }
+                    return true
+                }
+                if isASCII { continue }
+                for character in trigger where Self.counts(character, includingWordCharacters: includingWordCharacters) {
                     counts[character, default: 0] += 1
                 }
+            }
+        }
+        for byte in asciiCounts.indices where asciiCounts[byte] > 0 {
+            let character = Character(Unicode.Scalar(UInt8(byte)))
+            if Self.counts(character, includingWordCharacters: includingWordCharacters) {
+                counts[character, default: 0] += asciiCounts[byte]
             }
         }
         let kept = counts.sorted { $0.value != $1.value ? $0.value > $1.value : String($0.key) < String($1.key) }
             .prefix(limit).map { String($0.key) }
         return kept.sorted()
+    }
+
+    /// Whether `character` of a trigger may be advertised: printable, not white space, not default-ignorable, and
+    /// a word character only when `includingWordCharacters`.
+    private static func counts(_ character: Character, includingWordCharacters: Bool) -> Bool {
+        guard !character.isWhitespace, let first = character.unicodeScalars.first, first.value >= 0x20, first.value != 0x7F,
+            !first.properties.isDefaultIgnorableCodePoint
+        else { return false }
+        return includingWordCharacters || !TypedPrefix.isWordCharacter(character)
     }
 }
 

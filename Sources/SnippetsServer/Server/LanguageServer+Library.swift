@@ -85,7 +85,7 @@ extension LanguageServer {
                 let learned = loadLearned?(layers.map(\.path), served) ?? .none
                 snapshot = LibrarySnapshot(library: served, index: TokenIndex(library: served), generation: generation, learned: learned)
             }
-            await self.install(snapshot, lastGood: lastGood, loaded: loaded)
+            await self.install(snapshot, lastGood: lastGood, problems: LoadProblems(loaded: loaded, learned: snapshot.learned))
             // After the swap, so completions are served first: the first ask then finds its facts ready.
             snapshot.askFacts.prepare()
         }
@@ -101,15 +101,42 @@ extension LanguageServer {
     /// How many library problems one load writes to stderr.
     static let loggedProblemLimit = 20
 
-    private func install(_ newSnapshot: LibrarySnapshot, lastGood: LastGoodFiles, loaded: SnippetLibrary) {
+    /// What a load found wrong, sorted out off the request loop (a large library may have a hundred thousand
+    /// conflict warnings): the problems by file, how many files have errors, and the lines to log.
+    struct LoadProblems: Sendable {
+        var byFile: [String: [LibraryDiagnostic]] = [:]
+        var brokenFiles = 0
+        var logLines: [String] = []
+        var count = 0
+
+        init(loaded: SnippetLibrary, learned: LearnedWords) {
+            // A file's key is found once, not once per problem: `fileKey` reads the disk.
+            var keys: [String: String] = [:]
+            let all = loaded.diagnostics
+            for diagnostic in all {
+                let key = keys[diagnostic.uri] ?? LanguageServer.fileKey(diagnostic.uri)
+                keys[diagnostic.uri] = key
+                byFile[key, default: []].append(diagnostic)
+                count += 1
+            }
+            brokenFiles = loaded.files.filter(\.hasErrors).count
+            count += learned.diagnostics.count
+            let logged = (all.prefix(LanguageServer.loggedProblemLimit) + learned.diagnostics)
+                .prefix(LanguageServer.loggedProblemLimit)
+            logLines = logged.map { problem in
+                let path = LanguageServer.path(ofFileURI: problem.uri) ?? problem.uri
+                return "\(path):\(problem.position.line + 1):\(problem.position.utf8Column + 1): \(problem.severity.rawValue): \(problem.message) [\(problem.code)]"
+            }
+        }
+    }
+
+    private func install(_ newSnapshot: LibrarySnapshot, lastGood: LastGoodFiles, problems: LoadProblems) {
         snapshot = newSnapshot
         self.lastGood = lastGood
         reloadTask = nil
-        var byFile: [String: [LibraryDiagnostic]] = [:]
-        for diagnostic in loaded.diagnostics { byFile[Self.fileKey(diagnostic.uri), default: []].append(diagnostic) }
-        libraryDiagnostics = byFile
+        libraryDiagnostics = problems.byFile
         let library = newSnapshot.library
-        let broken = loaded.files.filter(\.hasErrors).count
+        let broken = problems.brokenFiles
         var summary = "loaded \(library.snippets.count) snippets from \(library.files.count) files"
         if broken > 0 {
             summary += "; \(broken) \(broken == 1 ? "file has" : "files have") errors (the last good snippets of each stay in service)"
@@ -124,11 +151,7 @@ extension LanguageServer {
             }.joined(separator: ", ")
         }
         log(summary, toClient: true)
-        let problems = loaded.diagnostics + newSnapshot.learned.diagnostics
-        for problem in problems.prefix(Self.loggedProblemLimit) {
-            let path = Self.path(ofFileURI: problem.uri) ?? problem.uri
-            log("\(path):\(problem.position.line + 1):\(problem.position.utf8Column + 1): \(problem.severity.rawValue): \(problem.message) [\(problem.code)]")
-        }
+        for line in problems.logLines { log(line) }
         if problems.count > Self.loggedProblemLimit {
             log("... and \(problems.count - Self.loggedProblemLimit) more problems (run `snippets-lsp check` to see them all)")
         }
