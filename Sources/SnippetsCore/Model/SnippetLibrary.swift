@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The snippets read from one file, with the problems found in it.
 public struct SnippetFile: Hashable, Sendable {
     /// The file's `file://` URI.
@@ -75,13 +77,7 @@ public struct SnippetLibrary: Sendable {
         self.files = files
         self.loaderDiagnostics = loaderDiagnostics
         self.searchedPaths = searchedPaths
-        self.snippets = files.flatMap(\.snippets)
-        var indexByID: [SnippetID: Int] = [:]
-        indexByID.reserveCapacity(snippets.count)
-        for (index, snippet) in snippets.enumerated() where indexByID[snippet.id] == nil {
-            indexByID[snippet.id] = index
-        }
-        self.indexByID = indexByID
+        (self.snippets, self.indexByID) = Self.flattened(files)
         var extensions: [String: [String]] = [:]
         for file in files {
             for (scope, parents) in file.extensions {
@@ -89,6 +85,53 @@ public struct SnippetLibrary: Sendable {
             }
         }
         self.extensions = extensions
+    }
+
+    /// Every file's snippets in file order, and the position of each identifier's first snippet. A large library
+    /// (this runs on every load, before the first answer) is copied in parallel chunks of files while the
+    /// identifiers are indexed beside them.
+    private static func flattened(_ files: [SnippetFile]) -> ([Snippet], [SnippetID: Int]) {
+        var fileStarts: [Int] = []
+        fileStarts.reserveCapacity(files.count + 1)
+        var runningTotal = 0
+        for file in files {
+            fileStarts.append(runningTotal)
+            runningTotal += file.snippets.count
+        }
+        let starts = fileStarts
+        let total = runningTotal
+        @Sendable func identifiers() -> [SnippetID: Int] {
+            var indexByID: [SnippetID: Int] = [:]
+            indexByID.reserveCapacity(total)
+            for (fileIndex, file) in files.enumerated() {
+                for offset in file.snippets.indices where indexByID[file.snippets[offset].id] == nil {
+                    indexByID[file.snippets[offset].id] = starts[fileIndex] + offset
+                }
+            }
+            return indexByID
+        }
+        guard total >= 16_384, files.count > 1 else { return (files.flatMap(\.snippets), identifiers()) }
+        let chunkCount = min(files.count, 8)
+        nonisolated(unsafe) var indexByID: [SnippetID: Int] = [:]
+        let snippets = [Snippet](unsafeUninitializedCapacity: total) { buffer, count in
+            // Each chunk initializes only its own files' slots; every slot belongs to exactly one file.
+            nonisolated(unsafe) let slots = buffer
+            DispatchQueue.concurrentPerform(iterations: chunkCount + 1) { chunk in
+                guard chunk < chunkCount else {
+                    indexByID = identifiers()
+                    return
+                }
+                for fileIndex in stride(from: chunk, to: files.count, by: chunkCount) {
+                    let start = starts[fileIndex]
+                    files[fileIndex].snippets.withUnsafeBufferPointer { source in
+                        guard let from = source.baseAddress, let to = slots.baseAddress else { return }
+                        (to + start).initialize(from: from, count: source.count)
+                    }
+                }
+            }
+            count = total
+        }
+        return (snippets, indexByID)
     }
 
     /// Scope names that mean "every language" in the formats people use.
