@@ -1,3 +1,4 @@
+import Foundation
 import SnippetsCore
 import Testing
 
@@ -72,5 +73,23 @@ struct ReloadTests {
         // A warning alone is not broken: the new version is served.
         let warned = makeFile([makeSnippet("B", triggers: ["b"], body: "b")], diagnostics: [LibraryDiagnostic(uri: libraryURI, position: SourcePosition(line: 0, asciiColumn: 0), severity: .warning, code: "x", message: "meh")])
         #expect(lastGood.serving(SnippetLibrary(files: [warned])).snippets.map(\.title) == ["B"])
+    }
+
+    /// The periodic check stamps a file reached through a symbolic link (a dotfiles manager's link into the library
+    /// folder) by its target, so editing the target is a change; folders are not stamped.
+    @Test func stampsFollowLinksToTheirTargets() throws {
+        let root = NSTemporaryDirectory() + "stamps-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/library/sub", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root + "/dotfiles", withIntermediateDirectories: true)
+        try "{}".write(toFile: root + "/dotfiles/mine.code-snippets", atomically: false, encoding: .utf8)
+        try "{}".write(toFile: root + "/library/sub/own.code-snippets", atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: root + "/library/mine.code-snippets", withDestinationPath: root + "/dotfiles/mine.code-snippets")
+        let before = DiskStamps.stamps(under: [root + "/library"])
+        #expect(Set(before.keys) == [root + "/library/mine.code-snippets", root + "/library/sub/own.code-snippets"])
+        try #"{ "a": { "prefix": "a", "body": "b" } }"#.write(toFile: root + "/dotfiles/mine.code-snippets", atomically: false, encoding: .utf8)
+        let after = DiskStamps.stamps(under: [root + "/library"])
+        #expect(after[root + "/library/mine.code-snippets"] != before[root + "/library/mine.code-snippets"])
+        #expect(after[root + "/library/sub/own.code-snippets"] == before[root + "/library/sub/own.code-snippets"])
     }
 }

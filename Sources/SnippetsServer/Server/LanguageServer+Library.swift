@@ -56,38 +56,52 @@ extension LanguageServer {
         let loader = configuration.loadLibrary
         let annotate = configuration.annotateLibrary
         let loadLearned = isLearning ? configuration.loadLearnedWords : nil
-        var lastGood = self.lastGood
+        let lastGood = self.lastGood
         let generation = snapshot.generation + 1
         reloadTask = Task.detached(priority: .utility) {
-            var loaded = loader(layers, [])
             // On the first load the user's own library goes into service as soon as it is read and indexed: what
             // is learned from the library as a whole (conflicts, revisions) follows, and so do project snippets,
             // which come from a repository someone opened (a slow or hostile `.vscode/*.code-snippets` must not keep
             // completion waiting). Later reloads need no interim (and no second index): the last snapshot serves.
-            var interim: LibrarySnapshot?
-            if generation == 1 {
+            let (own, interim) = await Self.offCooperativeThreads { () -> (SnippetLibrary, LibrarySnapshot?) in
+                let own = loader(layers, [])
+                guard generation == 1 else { return (own, nil) }
                 var interimLastGood = lastGood
-                let own = interimLastGood.serving(loaded)
-                let learned = loadLearned?(layers.map(\.path), own) ?? .none
-                interim = LibrarySnapshot(library: own, index: TokenIndex(library: own), generation: generation, learned: learned)
-                await self.installInterim(interim!)
-            }
-            if !workspaceRoots.isEmpty {
-                loaded = loaded.adding(loader([], workspaceRoots))
-            }
-            loaded = annotate(loaded)
-            let served = lastGood.serving(loaded)
-            let snapshot: LibrarySnapshot
-            if let interim, let index = interim.index?.serving(served) {
-                // The same snippets, annotated: the interim's index and learned words stay valid.
-                snapshot = LibrarySnapshot(library: served, index: index, generation: generation, learned: interim.learned)
-            } else {
+                let served = interimLastGood.serving(own)
                 let learned = loadLearned?(layers.map(\.path), served) ?? .none
-                snapshot = LibrarySnapshot(library: served, index: TokenIndex(library: served), generation: generation, learned: learned)
+                return (own, LibrarySnapshot(library: served, index: TokenIndex(library: served), generation: generation, learned: learned))
             }
-            await self.install(snapshot, lastGood: lastGood, problems: LoadProblems(loaded: loaded, learned: snapshot.learned))
+            if let interim { await self.installInterim(interim) }
+            let (snapshot, newLastGood, problems) = await Self.offCooperativeThreads { () -> (LibrarySnapshot, LastGoodFiles, LoadProblems) in
+                var loaded = own
+                if !workspaceRoots.isEmpty {
+                    loaded = loaded.adding(loader([], workspaceRoots))
+                }
+                loaded = annotate(loaded)
+                var newLastGood = lastGood
+                let served = newLastGood.serving(loaded)
+                let snapshot: LibrarySnapshot
+                if let interim, let index = interim.index?.serving(served) {
+                    // The same snippets, annotated: the interim's index and learned words stay valid.
+                    snapshot = LibrarySnapshot(library: served, index: index, generation: generation, learned: interim.learned)
+                } else {
+                    let learned = loadLearned?(layers.map(\.path), served) ?? .none
+                    snapshot = LibrarySnapshot(library: served, index: TokenIndex(library: served), generation: generation, learned: learned)
+                }
+                return (snapshot, newLastGood, LoadProblems(loaded: loaded, learned: snapshot.learned))
+            }
+            await self.install(snapshot, lastGood: newLastGood, problems: problems)
             // After the swap, so completions are served first: the first ask then finds its facts ready.
-            snapshot.askFacts.prepare()
+            await Self.offCooperativeThreads { snapshot.askFacts.prepare() }
+        }
+    }
+
+    /// Runs `work` on a Dispatch thread and waits for its result. Loading blocks a thread for as long as it takes
+    /// (file reads, parsing a large library, or a slow disk): never one of Swift's cooperative threads, which are
+    /// as few as the processors and which the request loop needs.
+    static func offCooperativeThreads<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .utility).async { continuation.resume(returning: work()) }
         }
     }
 

@@ -2,6 +2,12 @@ import Foundation
 import SnippetsCore
 import SnippetsModelClient
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A file's size and modification time, to notice edits cheaply.
 public struct FileStamp: Hashable, Sendable {
     public var size: Int
@@ -76,16 +82,21 @@ public struct ServerConfiguration: Sendable {
 /// Reads file stamps from the disk, for the periodic library check.
 public enum DiskStamps {
     /// Size and modification time of every regular file under `paths` (recursively for directories).
+    /// A file reached through a symbolic link is stamped by its target, so an edit to the target counts. One
+    /// `stat` per file: this runs every `pollInterval` for clients that do not watch files.
     @Sendable public static func stamps(under paths: [String]) -> [String: FileStamp] {
         let manager = FileManager.default
         var result: [String: FileStamp] = [:]
         func record(_ path: String) {
-            guard let attributes = try? manager.attributesOfItem(atPath: path),
-                attributes[.type] as? FileAttributeType != .typeDirectory
-            else { return }
-            let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-            let modified = attributes[.modificationDate] as? Date ?? .distantPast
-            result[path] = FileStamp(size: size, modified: modified)
+            var status = stat()
+            guard stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFDIR else { return }
+            #if canImport(Darwin)
+                let time = status.st_mtimespec
+            #else
+                let time = status.st_mtim
+            #endif
+            let modified = Date(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000)
+            result[path] = FileStamp(size: Int(status.st_size), modified: modified)
         }
         for path in paths {
             var isDirectory: ObjCBool = false
