@@ -124,10 +124,19 @@ struct SnipMateBodyConverter {
         return nil
     }
 
+    /// The source text of `range`, made from its UTF-8 bytes (appending scalars to a string one by one is slow, and
+    /// this runs for every tabstop of every SnipMate body).
     private func text(_ range: Range<Int>) -> String {
-        var view = String.UnicodeScalarView()
-        view.append(contentsOf: source.scalars[range])
-        return String(view)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(range.count)
+        for scalar in source.scalars[range] {
+            if scalar.isASCII {
+                bytes.append(UInt8(truncatingIfNeeded: scalar.value))
+            } else {
+                UTF8.encode(scalar) { bytes.append($0) }
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private mutating func run() {

@@ -229,25 +229,33 @@ enum VSCodeSnippetReader {
         }
 
         /// Warns about a prefix used twice in the same scope of this file (the later one is named).
+        /// A prefix in one scope (`""` for global).
+        private struct PrefixKey: Hashable {
+            var scope: String
+            var trigger: String
+        }
+
         mutating func reportDuplicatePrefixes() {
-            var seen: [String: String] = [:]
-            for (index, snippet) in snippets.enumerated() {
-                let scopes = snippet.scopes.isEmpty ? [""] : snippet.scopes
+            var seen: [PrefixKey: Int] = [:]
+            // Snippets are read field by field: this runs for every snippet of every file on each load.
+            for index in snippets.indices {
+                let snippetScopes = snippets[index].scopes
+                let scopes = snippetScopes.isEmpty ? [""] : snippetScopes
                 var reported = false
-                for trigger in snippet.triggers {
+                for trigger in snippets[index].triggers {
                     for scope in scopes {
-                        let key = scope + "\u{1F}" + trigger
+                        let key = PrefixKey(scope: scope, trigger: trigger)
                         if let earlier = seen[key] {
                             if !reported {
                                 let scopeText = scope.isEmpty ? "globally" : "in scope '\(scope)'"
                                 sink.add(
                                     .warning, "duplicate-prefix",
-                                    "prefix '\(trigger)' of snippet '\(snippet.title)' is already used \(scopeText) by snippet '\(earlier)' in this file",
+                                    "prefix '\(trigger)' of snippet '\(snippets[index].title)' is already used \(scopeText) by snippet '\(snippets[earlier].title)' in this file",
                                     at: keyOffsets[index])
                                 reported = true
                             }
                         } else {
-                            seen[key] = snippet.title
+                            seen[key] = index
                         }
                     }
                 }
