@@ -208,7 +208,6 @@ public struct TokenIndex: Sendable {
         return stemGroups
     }
 
-    /// Whether the stemmer could change `token`: ASCII letters only, two or more of them (`is` → be).
     /// The interned tokens of `snippets` and one occurrence per (token, snippet), in snippet order. Large libraries
     /// are tokenized in chunks at the same time, then merged chunk by chunk: interning each chunk's tokens in order
     /// gives every token the identifier a single pass would (the order of first appearance).
@@ -255,6 +254,7 @@ public struct TokenIndex: Sendable {
         return (tokens, occurrences)
     }
 
+    /// Whether the stemmer could change `token`: ASCII letters only, two or more of them (`is` → be).
     private static func isStemmable(_ token: String) -> Bool {
         var count = 0
         for byte in token.utf8 {
