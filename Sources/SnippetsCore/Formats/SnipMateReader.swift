@@ -89,7 +89,8 @@ enum SnipMateReader {
                 let content = table.content(ofLine: line)
                 let start = table.lineStarts[line]
                 if header != nil {
-                    if content.first == "\t" {
+                    // Tab is a control character, so it is a whole character exactly when it is the first byte.
+                    if content.utf8.first == UInt8(ascii: "\t") {
                         bodyLines.append((content.dropFirst(), start + 1))
                         continue
                     }
@@ -101,17 +102,17 @@ enum SnipMateReader {
                 }
                 if let parsed = parseHeader(content, line: line) {
                     header = parsed
-                } else if content.hasPrefix("extends"), content.dropFirst(7).first?.isWhitespace ?? true {
+                } else if content.startsWithKeyword("extends"), content.dropFirst(7).first?.isWhitespace ?? true {
                     let names = content.dropFirst(7).split { $0 == "," || $0 == " " || $0 == "\t" }.map(String.init)
                     let scope = scopes.first ?? "_"
                     extensions[scope, default: []].append(contentsOf: names)
-                } else if content.hasPrefix("priority"), content.dropFirst(8).first?.isWhitespace ?? false {
+                } else if content.startsWithKeyword("priority"), content.dropFirst(8).first?.isWhitespace ?? false {
                     if let value = Int(content.dropFirst(8).trimmingSpaces()) {
                         priority = value
                     } else {
                         sink.add(.warning, "bad-priority", "'\(content)' needs a whole number; the priority is unchanged", at: start)
                     }
-                } else if content.hasPrefix("version"), content.dropFirst(7).first?.isWhitespace ?? false {
+                } else if content.startsWithKeyword("version"), content.dropFirst(7).first?.isWhitespace ?? false {
                     continue
                 } else if content.first == "#" || content.allSatisfy({ $0 == " " || $0 == "\t" }) {
                     continue
@@ -127,7 +128,7 @@ enum SnipMateReader {
 
         /// A `snippet` header, or nil when the line is not one (reporting a header without trigger).
         mutating func parseHeader(_ content: Substring, line: Int) -> Header? {
-            guard content.hasPrefix("snippet") else { return nil }
+            guard content.startsWithKeyword("snippet") else { return nil }
             var rest = content.dropFirst(7)
             var bangs = 0
             while rest.first == "!", bangs < 2 {
@@ -224,5 +225,14 @@ enum SnipMateReader {
             }
             return text
         }
+    }
+}
+
+extension Substring {
+    /// `hasPrefix(keyword)` for a lowercase ASCII keyword, with the bytes compared first: no other character is
+    /// canonically equivalent to a lowercase ASCII letter, so a line whose bytes do not start with the keyword
+    /// cannot start with it, and only the lines whose bytes do pay for comparing characters.
+    func startsWithKeyword(_ keyword: String) -> Bool {
+        utf8.starts(with: keyword.utf8) && hasPrefix(keyword)
     }
 }
