@@ -65,6 +65,40 @@ import Testing
         }
     }
 
+    /// Line starts by walking the bytes: after each `\n`, `\r\n` or lone `\r`.
+    static func naiveLineStarts(_ text: String) -> [Int] {
+        let bytes = Array(text.utf8)
+        var starts = [0]
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == 13, index + 1 < bytes.count, bytes[index + 1] == 10 {
+                index += 2
+                starts.append(index)
+            } else if bytes[index] == 10 || bytes[index] == 13 {
+                index += 1
+                starts.append(index)
+            } else {
+                index += 1
+            }
+        }
+        return starts
+    }
+
+    /// Texts with and without a CR (the second are searched for LFs a block at a time) and with a first non-ASCII
+    /// byte on either side of an eight-byte boundary.
+    @Test(arguments: [
+        "", "\n", "\n\n", "a\nb\n", "abcdefgh\nijklmnopé\nq", "abcdefghé", "abcdefg\u{7F}", "x\r", "\r\n\r\n\n\r",
+        "a\r\nb\rc\nd", String(repeating: "line\n", count: 100) + "end", String(repeating: "ab\r\n", count: 50),
+        String(repeating: "1234567", count: 9) + "😀\n",
+    ])
+    func lineStartsAgreeWithWalkingTheBytes(text: String) {
+        let table = LineTable(text)
+        #expect(table.lineStarts == Self.naiveLineStarts(text))
+        for offset in 0...text.utf8.count {
+            #expect(table.position(ofUTF8Offset: offset) == Self.naivePosition(text, offset), "offset \(offset)")
+        }
+    }
+
     @Test func positionsCountEachEncoding() {
         let table = LineTable("ab\r\nпривет 😀x\n日本語\u{301}z")
         #expect(table.lineCount == 3)

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Line starts of a text, and the one place where offsets and LSP-style positions are converted in any
 /// `PositionEncoding`. Lines end at `\n`, `\r\n` or `\r`, as LSP specifies.
 public struct LineTable: Sendable {
@@ -24,22 +30,18 @@ public struct LineTable: Sendable {
         var starts = [0]
         var checkpoints = Checkpoints()
         let isASCII = text.withUTF8 { bytes in
-            // Line starts first: a byte search for the two line-break bytes.
-            var previousWasCR = false
-            for offset in bytes.indices {
-                let byte = bytes[offset]
-                if byte == UInt8(ascii: "\n") {
-                    if previousWasCR { starts[starts.count - 1] = offset + 1 } else { starts.append(offset + 1) }
-                    previousWasCR = false
-                } else if byte == UInt8(ascii: "\r") {
-                    starts.append(offset + 1)
-                    previousWasCR = true
-                } else {
-                    // A character after a CR ends that line break (a later LF starts a line of its own).
-                    previousWasCR = false
+            // Line starts first. Without a CR (most files), each LF is found by `memchr`.
+            guard let base = bytes.baseAddress else { return true }
+            if memchr(base, Int32(UInt8(ascii: "\r")), bytes.count) == nil {
+                var offset = 0
+                while offset < bytes.count, let found = memchr(base + offset, Int32(UInt8(ascii: "\n")), bytes.count - offset) {
+                    offset = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+                    starts.append(offset)
                 }
+            } else {
+                Self.lineStarts(of: bytes, into: &starts)
             }
-            guard bytes.contains(where: { $0 >= 0x80 }) else { return true }
+            guard Self.containsNonASCII(bytes) else { return true }
             // Then, for non-ASCII text only, the UTF-16 and scalar counts before every `checkpointStride`-th byte.
             checkpoints.utf16.reserveCapacity(bytes.count / Self.checkpointStride + 1)
             checkpoints.scalars.reserveCapacity(bytes.count / Self.checkpointStride + 1)
@@ -68,6 +70,40 @@ public struct LineTable: Sendable {
         }
         self.lineStarts = starts
         self.checkpoints = isASCII ? nil : checkpoints
+    }
+
+    /// Appends to `starts` the offset after each line break of `bytes`: `\n`, `\r\n` or `\r`.
+    private static func lineStarts(of bytes: UnsafeBufferPointer<UInt8>, into starts: inout [Int]) {
+        var previousWasCR = false
+        for offset in bytes.indices {
+            let byte = bytes[offset]
+            if byte == UInt8(ascii: "\n") {
+                if previousWasCR { starts[starts.count - 1] = offset + 1 } else { starts.append(offset + 1) }
+                previousWasCR = false
+            } else if byte == UInt8(ascii: "\r") {
+                starts.append(offset + 1)
+                previousWasCR = true
+            } else {
+                // A character after a CR ends that line break (a later LF starts a line of its own).
+                previousWasCR = false
+            }
+        }
+    }
+
+    /// Whether any byte of `bytes` is 0x80 or above, eight bytes at a time.
+    private static func containsNonASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let raw = UnsafeRawPointer(base)
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            if raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return true }
+            offset += 8
+        }
+        while offset < bytes.count {
+            if bytes[offset] >= 0x80 { return true }
+            offset += 1
+        }
+        return false
     }
 
     public var lineCount: Int { lineStarts.count }
