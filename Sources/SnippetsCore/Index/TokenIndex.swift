@@ -141,10 +141,9 @@ public struct TokenIndex: Sendable {
         init(library: SnippetLibrary) {
             let snippets = library.snippets
             priorities.reserveCapacity(snippets.count)
-            layerRanks.reserveCapacity(snippets.count)
             scopeStarts.reserveCapacity(snippets.count + 1)
             shortestTrigger.reserveCapacity(snippets.count)
-            var rankByLayer: [String: Int32] = [:]
+            layerRanks = library.snippetLayerRanks().map { Int32(clamping: $0) }
             // Fields are read one at a time: copying whole snippets would retain every field of each.
             for number in snippets.indices {
                 var shortest = Int32.max
@@ -156,14 +155,6 @@ public struct TokenIndex: Sendable {
                 }
                 shortestTrigger.append(shortest)
                 priorities.append(Int32(clamping: snippets[number].priority))
-                let layer = snippets[number].layer
-                if let rank = rankByLayer[layer] {
-                    layerRanks.append(rank)
-                } else {
-                    let rank = Int32(clamping: library.layerRank(of: layer))
-                    rankByLayer[layer] = rank
-                    layerRanks.append(rank)
-                }
                 for scope in snippets[number].scopes {
                     let id: Int32
                     if let existing = scopeNumbers[scope] {

@@ -103,14 +103,7 @@ public enum LibraryConflicts {
         for (key, members) in groups where members.count > 1 {
             scopesByMembers[members, default: (key.trigger, [])].scopes.append(key.scope)
         }
-        var rankByLayer: [String: Int] = [:]
-        let ranks = snippets.indices.map { number in
-            let layer = snippets[number].layer
-            if let rank = rankByLayer[layer] { return rank }
-            let rank = library.layerRank(of: layer)
-            rankByLayer[layer] = rank
-            return rank
-        }
+        let ranks = library.snippetLayerRanks()
         func precedes(_ lhs: Int, _ rhs: Int) -> Bool {
             if ranks[lhs] != ranks[rhs] { return ranks[lhs] < ranks[rhs] }
             if snippets[lhs].priority != snippets[rhs].priority { return snippets[lhs].priority > snippets[rhs].priority }

@@ -221,6 +221,18 @@ public struct SnippetLibrary: Sendable {
         layers.firstIndex { $0.name == name } ?? layers.count
     }
 
+    /// `layerRank(of:)` of each snippet, in `snippets` order (each layer's name looked up once).
+    public func snippetLayerRanks() -> [Int] {
+        var rankByLayer: [String: Int] = [:]
+        return snippets.indices.map { number in
+            let layer = snippets[number].layer
+            if let rank = rankByLayer[layer] { return rank }
+            let rank = layerRank(of: layer)
+            rankByLayer[layer] = rank
+            return rank
+        }
+    }
+
     /// The read-only layer that `path` (absolute) is in, if any: what refuses a write there. A path inside a
     /// read-only layer is refused even when a writable layer nested in it also holds it.
     public func readOnlyLayer(containing path: String) -> LibraryLayer? {
