@@ -128,4 +128,17 @@ import Testing
         #expect(table.content(ofLine: 1) == "é")
         #expect(table.content(ofLine: 2) == "b")
     }
+
+    /// The eight-bytes-at-a-time check finds a non-ASCII byte wherever it stands, and none in ASCII text.
+    @Test func nonASCIIBytesAreFoundAtEveryPlace() {
+        for length in 0...20 {
+            var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+            #expect(!bytes.withUnsafeBufferPointer(ASCIIBytes.containsNonASCII), "length \(length)")
+            for place in 0..<length {
+                bytes[place] = 0x80
+                #expect(bytes.withUnsafeBufferPointer(ASCIIBytes.containsNonASCII), "length \(length), place \(place)")
+                bytes[place] = 0x7F
+            }
+        }
+    }
 }

@@ -123,7 +123,7 @@ struct SnippetBodyParser {
     static func utf16Units(of text: String) -> [UInt16] {
         var text = text
         let widened: [UInt16]? = text.withUTF8 { bytes in
-            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            guard !ASCIIBytes.containsNonASCII(bytes) else { return nil }
             return [UInt16](unsafeUninitializedCapacity: bytes.count) { buffer, count in
                 for offset in bytes.indices { buffer[offset] = UInt16(bytes[offset]) }
                 count = bytes.count

@@ -73,11 +73,7 @@ struct SnipMateBodyConverter {
         if offset != verbatimEnd {
             map.append(.init(outputUTF16: outputUTF16, sourceUTF8: offset, isVerbatim: true))
         }
-        if scalar.isASCII {
-            output.append(UInt8(truncatingIfNeeded: scalar.value))
-        } else {
-            UTF8.encode(scalar) { output.append($0) }
-        }
+        Self.appendUTF8(scalar, to: &output)
         outputUTF16 += scalar.utf16.count
         verbatimEnd = offset + scalar.utf8.count
     }
@@ -129,14 +125,17 @@ struct SnipMateBodyConverter {
     private func text(_ range: Range<Int>) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(range.count)
-        for scalar in source.scalars[range] {
-            if scalar.isASCII {
-                bytes.append(UInt8(truncatingIfNeeded: scalar.value))
-            } else {
-                UTF8.encode(scalar) { bytes.append($0) }
-            }
-        }
+        for scalar in source.scalars[range] { Self.appendUTF8(scalar, to: &bytes) }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `scalar` as UTF-8, an ASCII scalar as its one byte without the encoder.
+    private static func appendUTF8(_ scalar: Unicode.Scalar, to bytes: inout [UInt8]) {
+        if scalar.isASCII {
+            bytes.append(UInt8(truncatingIfNeeded: scalar.value))
+        } else {
+            UTF8.encode(scalar) { bytes.append($0) }
+        }
     }
 
     private mutating func run() {

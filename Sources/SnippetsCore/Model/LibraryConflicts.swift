@@ -142,7 +142,8 @@ public enum LibraryConflicts {
                 paths[uri] = path
             }
             let layer = snippets[number].layer
-            let place = "\(path):\(snippets[number].location.range.start.line + 1)" + (layer.isEmpty ? "" : " (layer '\(layer)')")
+            let place = SourceLocation.pathAndLine(path: path, line: snippets[number].location.range.start.line)
+                + (layer.isEmpty ? "" : " (layer '\(layer)')")
             made[number] = place
             return place
         }

@@ -64,6 +64,11 @@ extension SourceLocation {
 
     /// `path:line` for a URI and a zero-based line.
     public static func pathAndLine(uri: String, line: Int) -> String {
-        "\(LibraryPath.path(fromFileURI: uri)):\(line + 1)"
+        pathAndLine(path: LibraryPath.path(fromFileURI: uri), line: line)
+    }
+
+    /// `path:line` for a path already decoded from its URI and a zero-based line.
+    public static func pathAndLine(path: String, line: Int) -> String {
+        "\(path):\(line + 1)"
     }
 }

@@ -41,7 +41,7 @@ public struct LineTable: Sendable {
             } else {
                 Self.lineStarts(of: bytes, into: &starts)
             }
-            guard Self.containsNonASCII(bytes) else { return true }
+            guard ASCIIBytes.containsNonASCII(bytes) else { return true }
             // Then, for non-ASCII text only, the UTF-16 and scalar counts before every `checkpointStride`-th byte.
             checkpoints.utf16.reserveCapacity(bytes.count / Self.checkpointStride + 1)
             checkpoints.scalars.reserveCapacity(bytes.count / Self.checkpointStride + 1)
@@ -88,22 +88,6 @@ public struct LineTable: Sendable {
                 previousWasCR = false
             }
         }
-    }
-
-    /// Whether any byte of `bytes` is 0x80 or above, eight bytes at a time.
-    private static func containsNonASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return false }
-        let raw = UnsafeRawPointer(base)
-        var offset = 0
-        while offset + 8 <= bytes.count {
-            if raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return true }
-            offset += 8
-        }
-        while offset < bytes.count {
-            if bytes[offset] >= 0x80 { return true }
-            offset += 1
-        }
-        return false
     }
 
     public var lineCount: Int { lineStarts.count }

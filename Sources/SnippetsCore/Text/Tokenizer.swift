@@ -35,7 +35,7 @@ public enum Tokenizer {
     ) {
         var text = text
         let handledAsASCII = text.withUTF8 { bytes -> Bool in
-            for byte in bytes where byte >= 0x80 { return false }
+            guard !ASCIIBytes.containsNonASCII(bytes) else { return false }
             var scratch = [UInt8](repeating: 0, count: bytes.count)
             scratch.withUnsafeMutableBufferPointer { scratch in
                 let classes = asciiClasses

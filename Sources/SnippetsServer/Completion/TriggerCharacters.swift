@@ -32,7 +32,7 @@ public enum TriggerCharacters {
             for trigger in snippets[number].triggers {
                 var trigger = trigger
                 let isASCII = trigger.withUTF8 { bytes in
-                    guard !bytes.contains(where: { $0 >= 0x80 }) else { return false }
+                    guard !ASCIIBytes.containsNonASCII(bytes) else { return false }
                     for byte in bytes { asciiCounts[Int(byte)] += 1 }
                     return true
                 }
