@@ -11,8 +11,8 @@ struct HTTPReply: Sendable {
     var body: Data
 }
 
-/// The HTTP side of the model client: one session that follows no redirects, a whole-call deadline, cancellation
-/// that cancels the request, and transport errors turned into `AskModelError`s.
+/// The HTTP side of the model client: a session per request that follows no redirects, a whole-call deadline,
+/// cancellation that cancels the request, and transport errors turned into `AskModelError`s.
 enum ModelHTTP {
     /// The most bytes a reply may have. A chat completion for an ask is a few kilobytes; a server that keeps
     /// sending is cut off here instead of filling memory until the deadline (over a gigabyte in two seconds on
@@ -22,39 +22,75 @@ enum ModelHTTP {
     /// A reply cut off at `maximumReplyBytes`.
     struct ReplyTooLarge: Error {}
 
-    /// Refuses every redirect, so a request (and its `Authorization` header) reaches the configured host only, and
-    /// collects each task's reply, cancelling a task whose reply grows past `maximumReplyBytes`.
-    final class RedirectRefusal: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-        // @unchecked: `receivers` (and each receiver's body) is only touched under `lock`.
-        /// A class, so appending to `body` in the dictionary does not copy it (a struct copied 4 MB per chunk).
-        private final class Receiver {
-            let continuation: CheckedContinuation<HTTPReply, any Error>
-            var body = Data()
-
-            init(_ continuation: CheckedContinuation<HTTPReply, any Error>) {
-                self.continuation = continuation
-            }
-        }
-
+    /// One request, start to finish: its own session (so its own delegate queue), refusing every redirect so the
+    /// request (and its `Authorization` header) reaches the configured host only, and collecting the reply, cut
+    /// off at `maximumReplyBytes`.
+    ///
+    /// FoundationNetworking on Linux gives a delegate no backpressure (every chunk libcurl reads is queued for the
+    /// delegate), and it does not reliably stop reading a reply it has cancelled: against a server flooding over
+    /// loopback, from 3 MB to the whole 2 GB were read after the cancel. Two consequences shape this type:
+    /// - A session per request, not one shared: on a shared delegate queue the next request's chunks waited behind
+    ///   that backlog (0.16–0.92 s for the first 4 MB of the next reply, against 12 ms with a queue of its own).
+    /// - Creating and starting the task runs on `ModelHTTP.sessionQueue`, its own thread: both wait (`sync`) on the
+    ///   one queue all sessions share, which a flood keeps busy. Made from Swift's cooperative threads, or from any
+    ///   queue of the shared pool, that wait took one of the pool's threads (as many as the cores) and held up
+    ///   completions for about a second (seen in a stack dump: two pool threads waiting in `dataTask(with:)` and
+    ///   `invalidateAndCancel`). Letting the session go afterwards never waits: `cancel` and
+    ///   `finishTasksAndInvalidate` are asynchronous.
+    final class Exchange: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        // @unchecked: `continuation`, `body`, `session` and `task` are only touched under `lock`.
         private let lock = NSLock()
-        private var receivers: [Int: Receiver] = [:]
+        private var continuation: CheckedContinuation<HTTPReply, any Error>?
+        private var body = Data()
+        private var session: URLSession?
+        private var task: URLSessionTask?
 
-        /// Delivers the outcome of `task` to `continuation`: when it completes, when its reply grows too large, or
-        /// when `finish` is called for it (a cancellation), whichever comes first.
-        func register(_ task: URLSessionTask, _ continuation: CheckedContinuation<HTTPReply, any Error>) {
+        /// Sends `request`; its outcome goes to `continuation`: when it completes, when its reply grows too large,
+        /// or when `cancel` is called, whichever comes first.
+        func start(_ request: URLRequest, _ continuation: CheckedContinuation<HTTPReply, any Error>) {
             lock.lock()
-            receivers[task.taskIdentifier] = Receiver(continuation)
+            self.continuation = continuation
             lock.unlock()
+            ModelHTTP.sessionQueue.async { self.begin(request) }
         }
 
-        /// Resumes the caller waiting on task `identifier` with `outcome` now, if it is still waiting; whatever the
-        /// session reports for the task later is ignored. Cancellation uses it, so a deadline never waits for the
-        /// session to work through a flood of data already received.
-        func finish(_ identifier: Int, _ outcome: Result<HTTPReply, any Error>) {
+        private func begin(_ request: URLRequest) {
             lock.lock()
-            let receiver = receivers.removeValue(forKey: identifier)
+            let isOver = continuation == nil
             lock.unlock()
-            receiver?.continuation.resume(with: outcome)
+            if isOver { return }
+            let session = URLSession(configuration: ModelHTTP.configuration, delegate: self, delegateQueue: nil)
+            // Delegate-delivered (not a completion handler), so the reply's size is checked as it arrives.
+            let task = session.dataTask(with: request)
+            lock.lock()
+            let isOverNow = continuation == nil
+            if !isOverNow { (self.session, self.task) = (session, task) }
+            lock.unlock()
+            if isOverNow { session.finishTasksAndInvalidate() } else { task.resume() }
+        }
+
+        /// Cancels the request and answers its caller at once (as the session would, with `.cancelled`, once it got
+        /// to it).
+        func cancel() {
+            finish(.failure(URLError(.cancelled)))
+        }
+
+        /// Resumes the caller with `outcome` now, if it is still waiting, and lets the session go (cancelling the
+        /// request if it is still running); whatever the session reports later is ignored. So a deadline or a
+        /// cut-off never waits for the session to work through data already received.
+        private func finish(_ outcome: Result<HTTPReply, any Error>) {
+            lock.lock()
+            let continuation = self.continuation
+            self.continuation = nil
+            body = Data()
+            let (session, task) = (self.session, self.task)
+            (self.session, self.task) = (nil, nil)
+            lock.unlock()
+            guard let continuation else { return }
+            continuation.resume(with: outcome)
+            // The session holds its delegate (this) until it is invalidated, which waits for the task to end.
+            task?.cancel()
+            session?.finishTasksAndInvalidate()
         }
 
         func urlSession(
@@ -68,46 +104,40 @@ enum ModelHTTP {
             _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
             completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
         ) {
-            // A declared length over the limit is refused before any of the body is read.
-            guard response.expectedContentLength <= Int64(maximumReplyBytes) else {
-                finish(dataTask.taskIdentifier, .failure(ReplyTooLarge()))
-                completionHandler(.allow)
-                return dataTask.cancel()
-            }
             completionHandler(.allow)
+            // A declared length over the limit is refused before any of the body is read.
+            if response.expectedContentLength > Int64(maximumReplyBytes) { finish(.failure(ReplyTooLarge())) }
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
             lock.lock()
-            let receiver = receivers[dataTask.taskIdentifier]
-            let tooLarge = receiver.map { $0.body.count + data.count > maximumReplyBytes } ?? false
-            if !tooLarge { receiver?.body.append(data) }
+            let isWaiting = continuation != nil
+            let isTooLarge = isWaiting && body.count + data.count > maximumReplyBytes
+            if isWaiting && !isTooLarge { body.append(data) }
             lock.unlock()
-            if tooLarge {
-                finish(dataTask.taskIdentifier, .failure(ReplyTooLarge()))
-                dataTask.cancel()
-            }
+            if isTooLarge { finish(.failure(ReplyTooLarge())) }
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
             lock.lock()
-            let body = receivers[task.taskIdentifier]?.body ?? Data()
+            let body = self.body
             lock.unlock()
             if let error {
-                finish(task.taskIdentifier, .failure(error))
+                finish(.failure(error))
             } else if let http = task.response as? HTTPURLResponse {
-                finish(task.taskIdentifier, .success(HTTPReply(status: http.statusCode, body: body)))
+                finish(.success(HTTPReply(status: http.statusCode, body: body)))
             } else {
-                finish(task.taskIdentifier, .failure(URLError(.badServerResponse)))
+                finish(.failure(URLError(.badServerResponse)))
             }
         }
     }
 
-    /// The session's delegate (it also collects replies).
-    static let delegate = RedirectRefusal()
+    /// Where requests are created and started (see `Exchange`). A serial queue, because libdispatch gives a serial
+    /// queue a thread of its own when the shared pool is busy, where a concurrent queue would take a pool thread.
+    static let sessionQueue = DispatchQueue(label: "snippets-lsp.model-http")
 
     /// No cookies, no cache, no redirects; the deadline is ours (`send`), so the session's own limits are loose.
-    static let session: URLSession = {
+    static let configuration: URLSessionConfiguration = {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
@@ -115,38 +145,8 @@ enum ModelHTTP {
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.timeoutIntervalForRequest = 600
         configuration.timeoutIntervalForResource = 600
-        return URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        return configuration
     }()
-
-    /// The URLSession task of one request, so cancelling the Swift task cancels it.
-    final class TaskHandle: @unchecked Sendable {
-        // @unchecked: every access goes through `lock`.
-        private let lock = NSLock()
-        private var task: URLSessionTask?
-        private var isCancelled = false
-
-        func start(_ task: URLSessionTask) {
-            lock.lock()
-            self.task = task
-            let cancelled = isCancelled
-            lock.unlock()
-            if cancelled { Self.stop(task) } else { task.resume() }
-        }
-
-        func cancel() {
-            lock.lock()
-            isCancelled = true
-            let task = self.task
-            lock.unlock()
-            if let task { Self.stop(task) }
-        }
-
-        /// Cancels `task` and answers its caller at once (as the session would, with `.cancelled`, once it got to it).
-        private static func stop(_ task: URLSessionTask) {
-            task.cancel()
-            ModelHTTP.delegate.finish(task.taskIdentifier, .failure(URLError(.cancelled)))
-        }
-    }
 
     /// Why the deadline passed.
     struct DeadlinePassed: Error {}
@@ -172,16 +172,13 @@ enum ModelHTTP {
 
     /// Sends `request`; every status comes back as a reply, transport failures as errors.
     static func send(_ request: URLRequest) async throws -> HTTPReply {
-        let handle = TaskHandle()
+        let exchange = Exchange()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPReply, any Error>) in
-                // Delegate-delivered (not a completion handler), so the reply's size is checked as it arrives.
-                let task = session.dataTask(with: request)
-                delegate.register(task, continuation)
-                handle.start(task)
+                exchange.start(request, continuation)
             }
         } onCancel: {
-            handle.cancel()
+            exchange.cancel()
         }
     }
 
