@@ -66,7 +66,9 @@ enum ModelHTTP {
             let isOverNow = continuation == nil
             if !isOverNow { (self.session, self.task) = (session, task) }
             lock.unlock()
-            if isOverNow { session.finishTasksAndInvalidate() } else { task.resume() }
+            // Over before it started: the task never runs, so only cancelling it lets the session end. Waiting here
+            // is fine (this is `sessionQueue`).
+            if isOverNow { session.invalidateAndCancel() } else { task.resume() }
         }
 
         /// Cancels the request and answers its caller at once (as the session would, with `.cancelled`, once it got
