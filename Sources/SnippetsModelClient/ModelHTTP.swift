@@ -38,19 +38,23 @@ enum ModelHTTP {
     ///   `invalidateAndCancel`). Letting the session go afterwards never waits: `cancel` and
     ///   `finishTasksAndInvalidate` are asynchronous.
     final class Exchange: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-        // @unchecked: `continuation`, `body`, `session` and `task` are only touched under `lock`.
+        // @unchecked: `continuation`, `body`, `session`, `task` and `isCancelled` are only touched under `lock`.
         private let lock = NSLock()
         private var continuation: CheckedContinuation<HTTPReply, any Error>?
         private var body = Data()
         private var session: URLSession?
         private var task: URLSessionTask?
+        /// Set by `cancel`, which may come before `start` (a Swift task cancelled before it sent anything).
+        private var isCancelled = false
 
         /// Sends `request`; its outcome goes to `continuation`: when it completes, when its reply grows too large,
         /// or when `cancel` is called, whichever comes first.
         func start(_ request: URLRequest, _ continuation: CheckedContinuation<HTTPReply, any Error>) {
             lock.lock()
-            self.continuation = continuation
+            let isCancelled = self.isCancelled
+            if !isCancelled { self.continuation = continuation }
             lock.unlock()
+            if isCancelled { return continuation.resume(throwing: URLError(.cancelled)) }
             ModelHTTP.sessionQueue.async { self.begin(request) }
         }
 
@@ -74,6 +78,9 @@ enum ModelHTTP {
         /// Cancels the request and answers its caller at once (as the session would, with `.cancelled`, once it got
         /// to it).
         func cancel() {
+            lock.lock()
+            isCancelled = true
+            lock.unlock()
             finish(.failure(URLError(.cancelled)))
         }
 

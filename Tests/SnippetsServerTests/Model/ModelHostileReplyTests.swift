@@ -2,6 +2,10 @@ import Foundation
 import SnippetsCore
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 @testable import SnippetsModelClient
 @testable import SnippetsServer
 
@@ -29,6 +33,21 @@ import Testing
         let model = client(server, timeout: 20)
         let result = try await model.searchWords(question: "how do I chase an overdue invoice?")
         #expect(result.contains("invoice"))
+    }
+
+    /// A Swift task cancelled before its request starts gets `.cancelled` at once, and nothing reaches the server.
+    @Test func aRequestWhoseTaskIsAlreadyCancelledIsNeverSent() async throws {
+        let server = try FakeModelServer { _ in FakeModelServer.completion(#"{"words":["invoice"]}"#) }
+        var request = URLRequest(url: URL(string: server.url + "/v1/chat/completions")!)
+        request.httpMethod = "POST"
+        let outcome = await Task { () -> Result<HTTPReply, any Error> in
+            withUnsafeCurrentTask { $0?.cancel() }
+            do { return .success(try await ModelHTTP.send(request)) } catch { return .failure(error) }
+        }.value
+        guard case .failure(let error) = outcome else { Issue.record("the request was answered: \(outcome)"); return }
+        #expect((error as? URLError)?.code == .cancelled, "\(error)")
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(server.requests.isEmpty, "the cancelled request reached the server")
     }
 
     /// A key pasted where the variable's name belongs (and made of name characters) is not repeated in the 401 hint;
