@@ -63,6 +63,26 @@ import Testing
         #expect(try await ask("invoice", library: missing).status == .libraryUnreadable)
     }
 
+    /// "Nothing matches" is never said about a library that was only partly searched: a missing path and a file
+    /// that failed to load are named; an answer that names a snippet, or a library read whole, says nothing more.
+    @Test func aPartlyReadLibraryDoesNotSayNothingMatches() async throws {
+        let footer = #"{"Invoice footer": {"prefix": "invfoot", "body": "Payment is due within 30 days."}}"#
+        let fileSystem = InMemoryFileSystem(files: ["/lib/a.code-snippets": footer, "/lib/b.code-snippets": "{ broken"])
+        let partly = LibraryLoader(fileSystem: fileSystem).load(paths: ["/lib", "/work/snippets"])
+        let nothing = try await ask("what's the recipe for banana bread?", library: partly)
+        #expect(nothing.status == .noMatch)
+        #expect(nothing.answer.contains("Part of your library could not be read, so it was not searched."), "\(nothing.answer)")
+        let message = try #require(nothing.reason?.message)
+        #expect(message.contains("/work/snippets") && message.contains("/lib/b.code-snippets"), "\(message)")
+        let found = try await ask("where is my invoice footer?", library: partly)
+        #expect(found.status == .answered)
+        #expect(found.answer == "Your library has \"Invoice footer\".")
+        let whole = LibraryLoader(fileSystem: InMemoryFileSystem(files: ["/lib/a.code-snippets": footer])).load(paths: ["/lib"])
+        let wholeNothing = try await ask("what's the recipe for banana bread?", library: whole)
+        #expect(wholeNothing.answer == "Nothing in your library matches this question.")
+        #expect(wholeNothing.reason?.message.contains("Not searched") == false)
+    }
+
     @Test func nothingRetrievedListsTheSearchedWords() async throws {
         let result = try await ask("what's the recipe for banana bread?")
         #expect(result.status == .noMatch)

@@ -44,6 +44,9 @@ public final class AskLibraryFacts: @unchecked Sendable {
         let titlesByWords: [String: [(title: String, order: Int)]]
         /// The word counts that titles in `titlesByWords` have.
         let titleWordCounts: [Int]
+        /// The parts of the library that could not be read, so no ask searched them: a missing or unusable library
+        /// path, an unreadable folder, a file that failed to load. Empty when everything was read.
+        let unsearched: [String]
 
         init(library: SnippetLibrary) {
             var scopeNames: Set<String> = []
@@ -83,6 +86,15 @@ public final class AskLibraryFacts: @unchecked Sendable {
             self.groupsByScope = groupsByScope
             self.titlesByWords = titles
             self.titleWordCounts = wordCounts.sorted()
+            self.unsearched = Self.unsearchedParts(of: library)
+        }
+
+        /// See `unsearched`. A file with some snippets read is searched, even if others in it were refused.
+        static func unsearchedParts(of library: SnippetLibrary) -> [String] {
+            let unreadable: Set<String> = ["missing-path", "unusable-path", "unreadable"]
+            let paths = library.loaderDiagnostics.filter { $0.severity == .error && unreadable.contains($0.code) }.map(\.message)
+            let files = library.files.filter { $0.snippets.isEmpty && $0.hasErrors }.map { "'\($0.path)' failed to load" }
+            return paths + files
         }
 
         /// How many snippets apply in `language` (every snippet when nil): as `SnippetLibrary.applies` counts them.

@@ -50,6 +50,29 @@ public struct AskPipeline: Sendable {
     public func answer(
         _ request: AskRequest, progress: @Sendable (AskStage) async -> Void = { _ in }
     ) async throws(CancellationError) -> AskResult {
+        let result = try await search(request, progress: progress)
+        return Self.noting(unsearched: facts.facts.unsearched, in: result)
+    }
+
+    /// `result`, saying what was not searched when it names no snippet and part of the library could not be read:
+    /// "nothing matches" is never said about a library that was only partly searched.
+    static func noting(unsearched: [String], in result: AskResult) -> AskResult {
+        guard !unsearched.isEmpty, result.citations.isEmpty, result.status == .noMatch || result.status == .fallback
+        else { return result }
+        var result = result
+        let parts = unsearched.prefix(3).joined(separator: "; ") + (unsearched.count > 3 ? "; and \(unsearched.count - 3) more" : "")
+        result.answer += " Part of your library could not be read, so it was not searched."
+        let note = "Not searched: \(parts)."
+        if var reason = result.reason {
+            reason.message += " " + note
+            result.reason = reason
+        }
+        return result
+    }
+
+    private func search(
+        _ request: AskRequest, progress: @Sendable (AskStage) async -> Void
+    ) async throws(CancellationError) -> AskResult {
         let question = String(String.UnicodeScalarView(request.question.unicodeScalars.prefix(AskRequest.questionLength.upperBound)))
         let limit = min(max(request.limit, 1), AskRequest.maximumLimit)
 
