@@ -16,6 +16,18 @@ import Dispatch
 /// (a symlink loop, a device) is a loader diagnostic; a file that is too large (`maximumFileSize`, checked from
 /// its size before reading), unreadable, binary (a NUL byte) or not UTF-8 is an error on that file.
 public struct LibraryLoader: Sendable {
+    /// The codes of the loader's problems that leave part of the library unread.
+    public enum ProblemCode {
+        /// A library path (or a path a `package.json` names) that does not exist.
+        public static let missingPath = "missing-path"
+        /// A path that exists but cannot be used (a symlink loop, a device, a dangling link).
+        public static let unusablePath = "unusable-path"
+        /// A file or directory that could not be read.
+        public static let unreadable = "unreadable"
+        /// The codes that mean a configured library path itself could not be read.
+        public static let pathProblems: Set<String> = [missingPath, unusablePath]
+    }
+
     /// Where files are read from.
     public let fileSystem: any LibraryFileSystem
     /// Files larger than this are not read (8 MiB by default: far above any real snippet file).
@@ -154,8 +166,8 @@ public struct LibraryLoader: Sendable {
             switch fileSystem.item(at: path) {
             case .file(let fileSize): size = fileSize
             case .missing: return failed("missing-file", "the file '\(path)' does not exist")
-            case .directory: return failed("unreadable", "'\(path)' is a directory, not a snippet file")
-            case .unusable(let reason): return failed("unreadable", "the file '\(path)' cannot be used: \(reason)")
+            case .directory: return failed(ProblemCode.unreadable, "'\(path)' is a directory, not a snippet file")
+            case .unusable(let reason): return failed(ProblemCode.unreadable, "the file '\(path)' cannot be used: \(reason)")
             }
         }
         if let size, size > maximumFileSize {
@@ -171,7 +183,7 @@ public struct LibraryLoader: Sendable {
                 "file-too-large",
                 "the file is \(error.size) bytes, over the \(maximumFileSize)-byte limit for snippet files, so it was not read")
         } catch {
-            return failed("unreadable", "the file could not be read: \(error)")
+            return failed(ProblemCode.unreadable, "the file could not be read: \(error)")
         }
         if let encoding = Self.utf16Encoding(of: bytes) {
             return failed(
@@ -246,9 +258,9 @@ public struct LibraryLoader: Sendable {
         mutating func visitLibraryPath(_ path: String) {
             switch fileSystem.item(at: path) {
             case .missing:
-                report(.error, "missing-path", "the library path '\(path)' does not exist", path: path)
+                report(.error, ProblemCode.missingPath, "the library path '\(path)' does not exist", path: path)
             case .unusable(let reason):
-                report(.error, "unusable-path", "the library path '\(path)' cannot be used: \(reason)", path: path)
+                report(.error, ProblemCode.unusablePath, "the library path '\(path)' cannot be used: \(reason)", path: path)
             case .directory:
                 visitDirectory(path, root: path)
             case .file(let size):
@@ -277,7 +289,7 @@ public struct LibraryLoader: Sendable {
                 case .file(let size):
                     visitFile(path, context: SnippetFileContext(kind: .vscode, scopes: nil, isProjectFile: true), size: size)
                 case .unusable(let reason):
-                    report(.error, "unusable-path", "'\(path)' cannot be used: \(reason)", path: path)
+                    report(.error, ProblemCode.unusablePath, "'\(path)' cannot be used: \(reason)", path: path)
                 case .missing, .directory:
                     continue
                 }
@@ -340,7 +352,7 @@ public struct LibraryLoader: Sendable {
                     loaderDiagnostics += sink.diagnostics
                 case .directory, .unusable:
                     sink = DiagnosticSink(uri: sink.uri, table: sink.table)
-                    sink.add(.error, "unusable-path", "'contributes.snippets' names '\(entry.path)', which is not a readable file", at: entry.offset)
+                    sink.add(.error, ProblemCode.unusablePath, "'contributes.snippets' names '\(entry.path)', which is not a readable file", at: entry.offset)
                     loaderDiagnostics += sink.diagnostics
                 }
             }
@@ -365,7 +377,7 @@ public struct LibraryLoader: Sendable {
             do {
                 names = try fileSystem.contentsOfDirectory(at: path).sorted()
             } catch {
-                report(.error, "unreadable", "the directory '\(path)' could not be read: \(error)", path: path)
+                report(.error, ProblemCode.unreadable, "the directory '\(path)' could not be read: \(error)", path: path)
                 return
             }
             if names.contains("package.json") {
@@ -387,10 +399,10 @@ public struct LibraryLoader: Sendable {
                         visitFile(child, context: context, size: size)
                     }
                 case .unusable(let reason):
-                    report(.error, "unusable-path", "'\(child)' cannot be used: \(reason)", path: child)
+                    report(.error, ProblemCode.unusablePath, "'\(child)' cannot be used: \(reason)", path: child)
                 case .missing:
                     // Listed but gone: a dangling symbolic link or a file removed while walking.
-                    report(.warning, "unusable-path", "'\(child)' is listed but cannot be found (a dangling symbolic link?)", path: child)
+                    report(.warning, ProblemCode.unusablePath, "'\(child)' is listed but cannot be found (a dangling symbolic link?)", path: child)
                 }
             }
             ancestors.insert(canonical)

@@ -31,7 +31,7 @@ struct PackageManifest {
                 continue
             }
             guard let relative = element.member("path")?.value.stringValue, !relative.isEmpty else {
-                sink.add(.error, "missing-path", "this 'contributes.snippets' entry has no 'path' string", at: element.range.lowerBound)
+                sink.add(.error, LibraryLoader.ProblemCode.missingPath, "this 'contributes.snippets' entry has no 'path' string", at: element.range.lowerBound)
                 continue
             }
             var languages: [String] = []

@@ -186,7 +186,7 @@ extension LanguageServer {
                 snapshot.library, includingWordCharacters: client.completesOnlyOnTriggerCharacters)
             if characters != advertisedTriggerCharacters { registerCompletion(triggerCharacters: characters) }
         }
-        let pathProblems = snapshot.library.loaderDiagnostics.filter { Self.pathProblemCodes.contains($0.code) }
+        let pathProblems = snapshot.library.loaderDiagnostics.filter { LibraryLoader.ProblemCode.pathProblems.contains($0.code) }
         let paths = resolvedLibraryPaths
         for problem in pathProblems where shownPathProblems.insert(problem.uri + "\u{0}" + problem.message).inserted {
             showMessage(Self.advice(for: problem, paths: paths), type: 2)
@@ -197,9 +197,6 @@ extension LanguageServer {
         for (uri, problems) in byPath { publish(problems, to: uri) }
         publishedPathProblems = Set(byPath.keys)
     }
-
-    /// Loader codes that mean a configured library path itself could not be read.
-    static let pathProblemCodes: Set<String> = ["missing-path", "unusable-path"]
 
     /// A path problem as the user should read it: what is wrong, where the path came from, and what to do.
     static func advice(for problem: LibraryDiagnostic, paths: LibraryPaths, mentioningDoctor: Bool = true) -> String {
