@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Installs the Emacs the editor tests drive, from Debian: emacs-nox with eglot, lsp-mode, company and yasnippet.
+# Installs the Emacs the editor tests drive, from Debian: emacs-nox with eglot, lsp-mode, company, yasnippet and markdown-mode.
 # Run by `make emacs-test` (part of `make test`), so a fresh CI machine gets them. Exits 0 and prints why when apt
 # is not available (not Debian, or not root and no sudo), so the caller can skip the Emacs tests with that reason.
 set -euo pipefail
 
-PACKAGES=(emacs-nox elpa-eglot elpa-lsp-mode elpa-company elpa-yasnippet)
+PACKAGES=(emacs-nox elpa-eglot elpa-lsp-mode elpa-company elpa-yasnippet elpa-markdown-mode)
 
 have_all() {
     command -v emacs >/dev/null || return 1

@@ -84,6 +84,10 @@ public struct CompletionBuilder: Sendable {
         var filterTextShowsAsTyped: Bool = false
         /// The client takes `insertTextMode` 2 (adjustIndentation).
         var adjustsIndentation: Bool = false
+        /// The client takes `insertTextMode` 1 (asIs). lsp-mode without a mode re-indents the inserted lines with
+        /// the major mode's `indent-line-function` (in markdown-mode that hangs Emacs), so a one-line body, which
+        /// needs no indenting, is sent as is.
+        var takesAsIs: Bool = false
     }
 
     /// A found snippet and the typed run its edit replaces.
@@ -141,7 +145,7 @@ public struct CompletionBuilder: Sendable {
             engine: plan.engine, insertReplace: client.supportsInsertReplace,
             labelDetails: client.supportsLabelDetails, layerInDetail: library.library.layers.count > 1,
             filterTextShowsAsTyped: client.clientName == "Neovim",
-            adjustsIndentation: client.supportsInsertTextMode(2))
+            adjustsIndentation: client.supportsInsertTextMode(2), takesAsIs: client.supportsInsertTextMode(1))
         // Every item of a run edits the same range: convert its offsets to positions once, not once per item.
         var rangesByRun: [Range<Int>: EditRanges] = [:]
         var items: [CompletionItem] = []
@@ -223,9 +227,16 @@ public struct CompletionBuilder: Sendable {
             sortText: Self.sortText(rank: rank),
             filterText: filterText,
             insertTextFormat: style.snippets ? 2 : 1,
-            insertTextMode: style.adjustsIndentation && newText.contains("\n") ? 2 : nil,
+            insertTextMode: Self.insertTextMode(multiLine: newText.contains("\n"), style: style),
             textEdit: edit,
             data: CompletionItemData(snippetID: snippet.id.rawValue, uri: document.uri))
+    }
+
+    /// adjustIndentation (2) for a body of several lines (its later lines take the first one's indentation), asIs (1)
+    /// for one line; nil where the client does not list the mode.
+    private static func insertTextMode(multiLine: Bool, style: ItemStyle) -> Int? {
+        if multiLine { return style.adjustsIndentation ? 2 : nil }
+        return style.takesAsIs ? 1 : nil
     }
 
     /// The rank as five digits (`00042`), so clients keep the server's order; `String(format:)` without Foundation's

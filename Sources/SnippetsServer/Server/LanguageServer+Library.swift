@@ -270,12 +270,24 @@ extension LanguageServer {
         path(ofFileURI: uri).map { ($0 as NSString).standardizingPath } ?? uri
     }
 
-    /// Watches the library: through the client's file watcher when it can register one, else by a cheap
-    /// periodic check of file sizes and modification times.
+    /// The watched roots that lie inside none of the workspace folders. Clients watch only their workspace
+    /// (eglot 1.9 watches the folders of its project's files, lsp-mode 8.0 its workspace roots), so a registration
+    /// for `~/.config/snippets` is accepted and never fires: these get the periodic check as well.
+    var watchedRootsOutsideWorkspace: [String] {
+        let folders = workspaceFolders.map { ($0 as NSString).standardizingPath }
+        return watchedRoots.filter { root in
+            let path = (root as NSString).standardizingPath
+            return !folders.contains { folder in path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/") }
+        }
+    }
+
+    /// Watches the library: through the client's file watcher when it can register one, and by a cheap periodic
+    /// check of file sizes and modification times for what the client will not watch (everything when it cannot
+    /// register, else the roots outside its workspace folders).
     func startWatching() {
         watcherTask?.cancel()
         watcherTask = nil
-        let roots = watchedRoots
+        var roots = watchedRoots
         if client.supportsWatchedFileRegistration {
             let watchers: [JSONValue] = roots.flatMap { root -> [JSONValue] in
                 var isDirectory: ObjCBool = false
@@ -291,7 +303,8 @@ extension LanguageServer {
                 ]]
             ]
             sendRequest("client/registerCapability", registration)
-            return
+            roots = watchedRootsOutsideWorkspace
+            if roots.isEmpty { return }
         }
         guard let stamps = configuration.libraryStamps else { return }
         let interval = configuration.pollInterval
