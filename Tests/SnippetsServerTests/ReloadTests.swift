@@ -62,6 +62,34 @@ struct ReloadTests {
         #expect(try await labels(client, typing: "wor") == ["world"])
     }
 
+    /// eglot 1.9 and lsp-mode 8.0 declare `didChangeWatchedFiles.dynamicRegistration` and accept the registration,
+    /// but watch only their project's folders: a library outside the workspace is checked periodically as well, so
+    /// an edit counts without `M-x eglot-reconnect`.
+    @Test func aClientThatWatchesOnlyItsWorkspaceStillSeesEditsToALibraryOutsideIt() async throws {
+        let library = TestLibrary([makeFile([makeSnippet("Hello", triggers: ["hello"], body: "hello()")])])
+        let client = TestClient(library: library, polling: true)
+        try await client.initialize(capabilities: watchCapabilities, clientName: nil, workspaceFolders: ["/w"])
+        let registration = try #require(await client.notification("client/registerCapability"))
+        #expect(registration["registrations"]?.arrayValue?.first?["method"] == "workspace/didChangeWatchedFiles")
+        #expect(try await labels(client, typing: "wor").isEmpty)
+        // No workspace/didChangeWatchedFiles comes: the client does not watch /lib.
+        library.put(makeFile([makeSnippet("World", triggers: ["world"], body: "world()")], uri: "file:///lib/more.code-snippets"))
+        try await client.nextLoad()
+        #expect(try await labels(client, typing: "wor") == ["world"])
+    }
+
+    /// Only what lies outside every workspace folder is checked periodically when the client watches: a library
+    /// inside the project (and the project's `.vscode`) is left to the client.
+    @Test func rootsOutsideTheWorkspaceAreTheOnesCheckedPeriodically() async throws {
+        let client = TestClient(diskLibrary: ["/home/me/.config/snippets", "/w/notes/snippets"])
+        try await client.initialize(capabilities: watchCapabilities, workspaceFolders: ["/w"])
+        let outside = await client.server.watchedRootsOutsideWorkspace
+        #expect(outside.contains("/home/me/.config/snippets"))
+        #expect(!outside.contains("/w/notes/snippets"))
+        #expect(!outside.contains("/w/.vscode"))
+        #expect(!outside.contains { $0.hasPrefix("/w/") })
+    }
+
     @Test func lastGoodFilesIsPure() {
         var lastGood = LastGoodFiles()
         let good = makeFile([makeSnippet("A", triggers: ["a"], body: "a")])

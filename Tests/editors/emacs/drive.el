@@ -39,6 +39,16 @@
 
 (defvar snippets-test-stage "start")
 
+(defun snippets-test-type (text)
+  "Types TEXT key by key: each character a `self-insert-command' with the command hooks around it."
+  (dolist (char (string-to-list text))
+    (setq last-command-event char this-command 'self-insert-command)
+    (run-hooks 'pre-command-hook)
+    (self-insert-command 1 char)
+    (run-hooks 'post-command-hook)
+    (setq last-command this-command)
+    (snippets-test-wait (lambda () nil) 0.02)))
+
 (defun snippets-test-pick (prefix command)
   "Runs COMMAND interactively, answering its menu as a person would: the entry starting with PREFIX."
   (cl-letf (((symbol-function 'completing-read)
@@ -79,15 +89,21 @@
 
       (setq snippets-test-stage "complete")
       (goto-char (point-max))
-      (insert "invfoot")
-      (snippets-test-sync)
+      ;; Typed as a person types: each key a self-insert command, so company's idle timer starts the menu.
+      ;; The first letters of the trigger (typed in full, a sole exact match, company closes its menu).
+      (snippets-test-type "invf")
+      (snippets-test-wait (lambda () (bound-and-true-p company-candidates)) 10)
+      ;; lsp-mode turns company on at its first completion; eglot's set-up turns it on with the mode.
       (snippets-test-note 'company-mode (if (bound-and-true-p company-mode) t :json-false))
-      (if (bound-and-true-p company-mode)
-          ;; lsp-mode turns company on: its menu comes up, and RET takes the entry.
-          (progn (company-manual-begin)
-                 (snippets-test-note 'company-candidates (vconcat company-candidates))
-                 (company-complete-selection))
-        (completion-at-point))
+      (snippets-test-note 'company-capf (if (and (boundp 'company-backends)
+                                                 (cl-some (lambda (b) (or (eq b 'company-capf) (and (consp b) (memq 'company-capf b))))
+                                                          company-backends))
+                                            t :json-false))
+      (snippets-test-note 'company-candidates (vconcat (bound-and-true-p company-candidates)))
+      (unless (bound-and-true-p company-candidates)
+        (error "no completion menu popped up after typing a trigger"))
+      ;; RET in company's menu.
+      (company-complete-selection)
       (snippets-test-wait (lambda () (string-match-p "Quote invoice" (buffer-string))) 10)
       (snippets-test-note 'completed (buffer-substring-no-properties (point-min) (point-max)))
       (when (bound-and-true-p yas-minor-mode) (ignore-errors (yas-exit-all-snippets)))

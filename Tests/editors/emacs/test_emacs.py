@@ -17,7 +17,8 @@ import pytest
 from lspkit import server_binary
 
 HERE = pathlib.Path(__file__).resolve().parent
-README = HERE.parents[2] / "editors" / "emacs" / "README.md"
+PACKAGE_DIR = HERE.parents[2] / "editors" / "emacs"
+README = PACKAGE_DIR / "README.md"
 
 LIBRARY = """{
   "Invoice footer": {
@@ -60,11 +61,8 @@ def test_the_readme_setup_completes_asks_and_saves(tmp_path: pathlib.Path, clien
     note = work / "note.txt"
     note.write_text("", encoding="utf-8")
     setup = tmp_path / "setup.el"
-    prelude = ""
-    if client == "lsp-mode":
-        # Answers lsp-mode's one-time "import project root?" question the way a user would (the note's folder).
-        prelude = f"(setq lsp-auto-guess-root t lsp-session-file {json.dumps(str(tmp_path / 'lsp-session'))})\n"
-    setup.write_text(prelude + readme_blocks()[client], encoding="utf-8")
+    # Word for word: lsp-mode must not ask "is not part of any project" (stdin is closed, so a question fails).
+    setup.write_text(readme_blocks()[client], encoding="utf-8")
     result_path = tmp_path / "result.json"
     env = {
         **os.environ,
@@ -77,7 +75,9 @@ def test_the_readme_setup_completes_asks_and_saves(tmp_path: pathlib.Path, clien
     }
     env.pop("SNIPPETS_LIBRARY", None)
     # --batch skips the init file; the packages Debian installed are activated as at a normal start-up.
-    command = [emacs, "--batch", "--eval", "(package-activate-all)", "-l", str(setup), "-l", str(HERE / "drive.el")]
+    # The README's install step: editors/emacs on the load-path.
+    command = [emacs, "--batch", "--eval", "(package-activate-all)", "-L", str(PACKAGE_DIR), "-l", str(setup),
+               "-l", str(HERE / "drive.el")]
     try:
         run = subprocess.run(command, cwd=work, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
         output = run.stdout.decode(errors="replace") + run.stderr.decode(errors="replace")
@@ -88,6 +88,9 @@ def test_the_readme_setup_completes_asks_and_saves(tmp_path: pathlib.Path, clien
     context = json.dumps(result, indent=1, ensure_ascii=False) + "\n--- emacs output ---\n" + output[-6000:]
     assert result["ok"] is True, context
     assert result["yas-minor-mode"] is True, context
+    # Completion as you type: company is on with completion-at-point, and typing a trigger popped its menu up.
+    assert result["company-mode"] is True and result["company-capf"] is True, context
+    assert "invfoot" in result["company-candidates"], context
 
     # The trigger became the snippet, its fields at their defaults.
     assert result["completed"] == "Payment is due within 14 days.\nQuote invoice INV-0000.", context
