@@ -162,14 +162,14 @@ So the server sees what is on screen."
 (defun snippets-lsp--request (connection method params)
   "Sends METHOD with PARAMS over CONNECTION and waits for the result."
   (pcase (car connection)
-    ('eglot (jsonrpc-request (cdr connection) method params))
+    ('eglot (jsonrpc-request (cdr connection) (intern (concat ":" method)) params))
     ('lsp (let ((lsp--cur-workspace (cdr connection))) (lsp-request method params)))))
 
 (defun snippets-lsp--request-async (connection method params callback errback)
   "Sends METHOD with PARAMS over CONNECTION without waiting.
 Calls CALLBACK with the result or ERRBACK with a message."
   (pcase (car connection)
-    ('eglot (jsonrpc-async-request (cdr connection) method params
+    ('eglot (jsonrpc-async-request (cdr connection) (intern (concat ":" method)) params
                                    :success-fn callback
                                    :error-fn (lambda (error) (funcall errback (snippets-lsp--error-message error)))
                                    :timeout-fn (lambda () (funcall errback "no reply in time"))
