@@ -69,9 +69,9 @@ git-tool: ## Install git through apt-get when it is missing (the tests' team rep
 e2e: build venv git-tool emacs-deps ## End-to-end tests over real pipes (pytest-lsp), headless Neovim and batch Emacs.
 	cd Tests && ../$(PYTEST) -c pytest.ini
 
-# Debian's emacs-nox, elpa-eglot, elpa-lsp-mode, elpa-company, elpa-yasnippet for the Emacs tests (apt-get; once).
+# Debian's emacs-nox, elpa-eglot, elpa-lsp-mode, elpa-company, elpa-yasnippet, elpa-markdown-mode for the Emacs tests (apt-get; once).
 # Where apt cannot be used the script says why and the Emacs tests are skipped with that reason.
-emacs-deps: ## Install Emacs with eglot, lsp-mode, company and yasnippet from Debian (for the editor tests).
+emacs-deps: ## Install Emacs with eglot, lsp-mode, company, yasnippet and markdown-mode from Debian (for the editor tests).
 	@scripts/emacs-deps.sh || { status=$$?; if [ $$status -eq 3 ]; then echo "emacs-deps: the Emacs tests will be skipped"; else exit $$status; fi; }
 
 # The VS Code extension's own logic against a fake vscode API (no npm packages needed).
