@@ -66,8 +66,9 @@
 
 (defcustom snippets-lsp-libraries nil
   "Snippet files and folders the server reads (the `libraries' setting).
+Each a path, or a plist such as (:path \"~/team\" :name \"team\" :readOnly t).
 nil: the server's defaults (`snippets-lsp doctor' lists them)."
-  :type '(repeat string))
+  :type '(repeat (choice string plist)))
 
 (defcustom snippets-lsp-settings nil
   "Other server settings, as a plist.
