@@ -374,10 +374,12 @@ ITEM is a citation or a candidate; the server learns the question's words."
       (let ((window (get-buffer-window (marker-buffer marker))))
         (if window (select-window window) (pop-to-buffer (marker-buffer marker))))
       (goto-char marker)
+      ;; Later lines take the first one's indentation, never the major mode's (markdown-mode's is slow).
       (if (and (bound-and-true-p yas-minor-mode) (fboundp 'yas-expand-snippet))
-          (let ((yas-indent-line 'none))
+          (let ((yas-indent-line 'fixed))
             (yas-expand-snippet (snippets-lsp--yasnippet (snippets-lsp--get result "snippet"))))
-        (insert (snippets-lsp--get result "text")))
+        (insert (replace-regexp-in-string
+                 "\n" (concat "\n" (make-string (current-indentation) ?\s)) (snippets-lsp--get result "text") t t)))
       ;; Learning is quiet: a refusal (learning off, a read-only library) changes nothing the user did.
       (snippets-lsp--execute connection "snippets.learn" (list :question question :id id) #'ignore))))
 

@@ -161,6 +161,23 @@ completion that starts where the last one did."
           (snippets-test-note 'learned (or (snippets-test-wait (lambda () (snippets-test-file ".snippets-learned.json")) 10)
                                            :json-false)))
 
+        ;; Without yasnippet: plain text, its later lines given the line's indentation.
+        (snippets-test-stage "insert-plain")
+        (switch-to-buffer note)
+        (yas-minor-mode -1)
+        (erase-buffer)
+        (insert "- Dear client,\n  \n- Best")
+        (goto-char (point-min))
+        (forward-line 1)
+        (end-of-line)
+        (let ((answer (snippets-test-ask "remind a client about an overdue invoice")))
+          (switch-to-buffer answer)
+          (goto-char (point-min))
+          (forward-button 1)
+          (push-button))
+        (snippets-test-note 'inserted-plain (snippets-test-text note))
+        (yas-minor-mode 1)
+
         ;; Save a region: prompted for the trigger and the title, the title's default shown.
         (snippets-test-stage "save-region")
         (set-buffer note)

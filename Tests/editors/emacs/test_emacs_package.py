@@ -65,6 +65,23 @@ def test_the_package_byte_compiles_without_warnings(tmp_path: pathlib.Path):
         assert f";;;###autoload\n(defun {command} " in text, command
 
 
+def test_the_default_question_is_the_region_else_the_marker_line(tmp_path: pathlib.Path):
+    emacs = emacs_or_skip()
+    script = """(progn (require 'snippets-lsp) (transient-mark-mode 1)
+      (with-temp-buffer
+        (insert "Dear Ana,\\n  ?? how do I thank a client\\nBest")
+        (goto-char (point-min)) (forward-line 1)
+        (princ (format "%S\\n" (snippets-lsp--default-question)))
+        (forward-line 1)
+        (princ (format "%S\\n" (snippets-lsp--default-question)))
+        (push-mark (point-min) t t) (goto-char 9)
+        (princ (format "%S\\n" (snippets-lsp--default-question)))))"""
+    run = subprocess.run([emacs, "-Q", "--batch", "-L", str(PACKAGE_DIR), "--eval", script],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == ['"how do I thank a client"', "nil", '"Dear Ana"'], run.stdout
+
+
 def test_doctor_shows_the_servers_report_for_the_packages_settings(tmp_path: pathlib.Path):
     emacs = emacs_or_skip()
     library = tmp_path / "lib"
@@ -148,6 +165,8 @@ def test_the_package_asks_inserts_saves_and_sees_library_edits(tmp_path: pathlib
     assert result["inserted-into"] == "note.md", context
     assert result["inserted"] == "Dear client,\nHi name, invoice 42 is now overdue.\nCould you pay it this week?\nBest", context
     assert result["learned"] is not False and "nudge" in result["learned"], context
+    # Without yasnippet, the plain text, its second line indented as the line it went into.
+    assert result["inserted-plain"] == "- Dear client,\n  Hi name, invoice 42 is now overdue.\n  Could you pay it this week?\n- Best", context
 
     # Saving a region prompted for the trigger, then the title with the derived default shown.
     prompts = result["save-prompts"]
