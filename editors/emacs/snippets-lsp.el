@@ -218,7 +218,14 @@ With CALLBACK, without waiting: CALLBACK gets the result, or (:error MESSAGE)."
 (defun snippets-lsp--yasnippet (snippet)
   "SNIPPET (LSP snippet syntax) for yasnippet.
 A backquote stays text there, never Lisp to run."
-  (replace-regexp-in-string "\\(\\`\\|[^\\]\\)\\(`\\)" "\\\\`" snippet t nil 2))
+  (let ((backslashes 0) (parts nil))
+    ;; Each backquote not already escaped (after an even number of backslashes) gets a backslash.
+    (dolist (char (string-to-list snippet))
+      (when (and (eq char ?`) (cl-evenp backslashes))
+        (push ?\\ parts))
+      (push char parts)
+      (setq backslashes (if (eq char ?\\) (1+ backslashes) 0)))
+    (apply #'string (nreverse parts))))
 
 (defun snippets-lsp--default-question ()
   "The active region's text, else the question on a marker line, else nil.
@@ -409,7 +416,7 @@ Prompts for its TRIGGER; an empty one lets the server derive it."
   (pcase-let ((`(,connection ,marker ,question) snippets-lsp--origin))
     (unless (and marker (buffer-live-p (marker-buffer marker)))
       (user-error "The buffer the question was asked in is gone"))
-    (let ((trigger (or trigger (read-string "Trigger (empty: derived from the question): "))))
+    (let ((trigger (or trigger (read-string "Trigger (empty: the server derives one): "))))
       (with-current-buffer (marker-buffer marker)
         (let ((position (snippets-lsp--position connection marker)))
           (snippets-lsp--sync connection)
@@ -439,7 +446,7 @@ one, and the title's default is shown."
    (progn
      (unless (use-region-p) (user-error "Select the text to save first"))
      (let* ((default (snippets-lsp--default-title (buffer-substring-no-properties (region-beginning) (region-end))))
-            (trigger (read-string "Trigger (empty: derived from the title): "))
+            (trigger (read-string "Trigger (empty: the server derives one): "))
             (title (read-string (format "Title (default %s): " default) nil nil default)))
        (list (region-beginning) (region-end) trigger title))))
   (let* ((connection (snippets-lsp--require-connection))

@@ -82,6 +82,29 @@ def test_the_default_question_is_the_region_else_the_marker_line(tmp_path: pathl
     assert run.stdout.splitlines() == ['"how do I thank a client"', "nil", '"Dear Ana"'], run.stdout
 
 
+def test_backquotes_in_a_snippet_never_run_as_lisp_through_yasnippet(tmp_path: pathlib.Path):
+    """A library is untrusted: yasnippet runs `...` as Emacs Lisp, so the package escapes every backquote the
+    server's text leaves unescaped (doubled, after an escaped backslash, already escaped by the server)."""
+    emacs = emacs_or_skip()
+    bodies = ["``(setq pwned 1)``", "\\`(setq pwned 2)`", "a\\\\`(setq pwned 3)`", "`(setq pwned 4)` ${1:x}"]
+    script = """(progn (package-activate-all) (require 'yasnippet) (require 'snippets-lsp)
+      (dolist (body (read (getenv "BODIES")))
+        (with-temp-buffer
+          (yas-minor-mode 1)
+          (ignore-errors (yas-expand-snippet (snippets-lsp--yasnippet body)))
+          (ignore-errors (yas-exit-all-snippets))
+          (princ (format "%S\\n" (buffer-substring-no-properties (point-min) (point-max))))))
+      (princ (format "pwned=%S\\n" (bound-and-true-p pwned))))"""
+    env = {**os.environ, "BODIES": "(" + " ".join(json.dumps(b) for b in bodies) + ")"}
+    run = subprocess.run([emacs, "--batch", "-L", str(PACKAGE_DIR), "--eval", script],
+                         capture_output=True, text=True, timeout=60, env=env)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[-1] == "pwned=nil", run.stdout
+    assert lines[0] == '"``(setq pwned 1)``"', run.stdout
+    assert lines[3] == '"`(setq pwned 4)` x', run.stdout  # yasnippet adds a final newline after a last field
+
+
 def test_doctor_shows_the_servers_report_for_the_packages_settings(tmp_path: pathlib.Path):
     emacs = emacs_or_skip()
     library = tmp_path / "lib"
