@@ -377,7 +377,9 @@ function M.learn(client, question, id, bufnr)
 end
 
 --- "Save a snippet for this question" (a declined ask): an empty snippet at the library's save file, named after
---- the question and described by it, through the server's save path, so the next ask finds it.
+--- the question and described by it, through the server's save path, so the next ask finds it. Asks for the
+--- trigger first (vim.ui.input), with the one the server derives from the question's distinctive words as the
+--- default; Escape saves nothing.
 function M.save_question()
   local state = M.window
   if not state then
@@ -393,9 +395,30 @@ function M.save_question()
     range = { start = origin.position, ['end'] = origin.position },
     description = origin.question,
   }
-  state.client:request('workspace/executeCommand', { command = 'snippets.saveSelection', arguments = { argument } },
+  local function save(trigger)
+    local given = vim.deepcopy(argument)
+    given.trigger = trigger
+    state.client:request('workspace/executeCommand', { command = 'snippets.saveSelection', arguments = { given } },
+      function(err, result)
+        M.last_saved = { error = err and err.message or nil, result = result }
+      end, origin.buf)
+  end
+  -- The server derives the default (it knows which words are rare in the library); nothing is written yet.
+  local preview = vim.tbl_extend('force', argument, { preview = true })
+  state.client:request('workspace/executeCommand', { command = 'snippets.saveSelection', arguments = { preview } },
     function(err, result)
-      M.last_saved = { error = err and err.message or nil, result = result }
+      if err then
+        M.last_saved = { error = err.message }
+        return notify(err.message, vim.log.levels.ERROR)
+      end
+      vim.ui.input({ prompt = 'Trigger for this question: ', default = result.trigger }, function(trigger)
+        if trigger == nil then
+          return
+        end
+        trigger = vim.trim(trigger)
+        -- The default unchanged (or emptied): let the server derive it again, stepping around any new clash.
+        save((trigger ~= '' and trigger ~= result.trigger) and trigger or nil)
+      end)
     end, origin.buf)
 end
 
