@@ -65,7 +65,10 @@ function makeVSCode({ inputs = [], editor, cancelProgress = false, choices = [] 
     window: {
       activeTextEditor: editor,
       quickPicks: [],
-      showInputBox: async (options) => { log.push(['showInputBox', options.prompt]); return pending.shift(); },
+      showInputBox: async (options) => {
+        log.push(options.value === undefined ? ['showInputBox', options.prompt] : ['showInputBox', options.prompt, options.value]);
+        return pending.shift();
+      },
       // `choices`: the button the user clicks on each message with buttons, in order (undefined: dismissed).
       showErrorMessage: async (message, ...items) => {
         log.push(items.length ? ['error', message, ...items] : ['error', message]);
