@@ -122,15 +122,20 @@ enum SaveSelection {
         return trigger.isEmpty ? "saved" : trigger
     }
 
+    /// The most content words of a question `derivedTrigger(forQuestion:frequency:)` weighs.
+    static let questionWordLimit = 32
+
     /// A trigger for "Save a snippet for this question" (a declined ask): the question's two most distinctive content
     /// words, in the question's order, lowercased and joined by `-` (`how do I send an invoice reminder` →
     /// `invoice-reminder`). Stop words and the words every question uses are never taken (a trigger from "how do"
     /// pops up whenever one types "how"), nor bare numbers; among the rest the words fewest snippets hold
     /// (`frequency`, the library's document frequency) win, ties going to the earlier word. `saved` when none is left.
     static func derivedTrigger(forQuestion question: String, frequency: (String) -> Int) -> String {
+        // A question is a line; a description sent by a client may be anything: its first words are enough, and
+        // each costs a look at its postings.
         let candidates = QuestionWord.words(in: question).filter { word in
             !word.isCompound && !word.word.allSatisfy(\.isNumber)
-        }.enumerated().map { (position: $0.offset, word: $0.element.word) }
+        }.prefix(questionWordLimit).enumerated().map { (position: $0.offset, word: $0.element.word) }
         let rarest = candidates.map { (frequency: frequency($0.word), candidate: $0) }
             .sorted { ($0.frequency, $0.candidate.position) < ($1.frequency, $1.candidate.position) }
             .prefix(2).map(\.candidate).sorted { $0.position < $1.position }
