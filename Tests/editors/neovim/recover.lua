@@ -1,7 +1,8 @@
 -- Headless Neovim (0.12) with the editors/neovim plugin, started with a library folder that does not exist yet.
 -- The user creates it while Neovim runs (a good file and a broken one): completion must then pop up by itself as a
 -- trigger is typed (Neovim keeps the trigger characters it was told at start), the broken file must be named in a
--- warning, and a later reload with the same broken file must not repeat it.
+-- warning, and a later reload with the same broken file must not repeat it; a trigger with a character the
+-- library did not have before pops up too (the plugin takes the server's completion registrations).
 --
 -- Environment: as ask.lua (SNIPPETS_TEST_LIBRARY does not exist at start). Writes one JSON object to
 -- SNIPPETS_TEST_RESULT: {ok, stage, error?, ...observations}.
@@ -34,7 +35,8 @@ end
 
 local good = '{ "Invoice reminder": { "prefix": "invrem", "body": "Invoice ${1:42} is overdue." } }'
 local good_again = '{ "Invoice reminder": { "prefix": "invrem", "body": "Invoice ${1:42} is overdue." },'
-  .. ' "Invoice thanks": { "prefix": "invthx", "body": "Thanks for paying invoice ${1:42}." } }'
+  .. ' "Invoice thanks": { "prefix": "invthx", "body": "Thanks for paying invoice ${1:42}." },'
+  .. ' "Section sign": { "prefix": "§sig", "body": "Kind regards" } }'
 local trigger = 'invrem'
 local typed, pause_until = 0, 0
 
@@ -59,7 +61,7 @@ run({
   end },
   { 'attach', function()
     client = snippets.client(0)
-    if client and client.initialized then
+    if client and client.initialized and client.server_capabilities.completionProvider then
       result.trigger_characters = (client.server_capabilities.completionProvider or {}).triggerCharacters
       return true
     end
@@ -132,6 +134,24 @@ run({
   { 'told once', function()
     result.broken_warning_count = #broken_warnings()
     return true
+  end },
+  { 're-registered', function()
+    -- "§" is in no trigger at start and not in the default set: it pops up only if the registration was taken.
+    local characters = (client.server_capabilities.completionProvider or {}).triggerCharacters or {}
+    if vim.tbl_contains(characters, '§') then
+      result.trigger_characters_after = characters
+      vim.api.nvim_buf_set_lines(0, 0, -1, false, { '' })
+      vim.api.nvim_feedkeys('i§', 'nt', false)
+      return true
+    end
+  end },
+  { 'a new character pops the menu up', function()
+    local words = menu()
+    if words then
+      result.section_menu = words
+      vim.api.nvim_feedkeys(vim.keycode('<C-e><Esc>'), 'nt', false)
+      return true
+    end
   end },
 })
 

@@ -1,7 +1,7 @@
 """A set-up that recovers, in a real headless Neovim 0.12 with the editors/neovim plugin (recover.lua): started with
 a library folder that does not exist, the user creates it (a good file and a broken one) while Neovim runs. Typing
 a trigger then pops the menu up by itself, the broken file is named in one warning, and a later reload with the
-same broken file says nothing again."""
+same broken file says nothing again; a trigger added later with a character the library did not have pops up too."""
 
 from __future__ import annotations
 
@@ -29,3 +29,6 @@ def test_a_library_created_while_neovim_runs_completes_as_you_type(tmp_path: pat
     assert f"{library}/broken.code-snippets" in warning, warning
     assert f"snippets-lsp check --library {library}" in warning, warning
     assert result["broken_warning_count"] == 1, result["notifications"]
+
+    # A trigger added later with a new character: registered again, so typing that character pops it up.
+    assert "§sig" in result["section_menu"], context

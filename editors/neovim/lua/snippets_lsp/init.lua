@@ -68,6 +68,11 @@ function M.setup(opts)
     root_markers = M.config.root_markers,
     init_options = M.config.settings,
     settings = { snippets = M.config.settings },
+    -- Neovim keeps the trigger characters it is told in `initialize` for the whole session, so a snippet added later
+    -- with a new character would never pop up by itself: the plugin takes completion registrations instead (the
+    -- server registers once the library is read, and again when a reload changes its triggers).
+    capabilities = { textDocument = { completion = { dynamicRegistration = true } } },
+    handlers = { ['client/registerCapability'] = M.on_register_capability },
   })
   vim.lsp.enable(M.name)
   if M.config.filetypes == nil and not problem then
@@ -101,6 +106,25 @@ function M.setup(opts)
       end
     end, { desc = 'Cancel a snippets ask in flight' })
   end
+end
+
+--- `client/registerCapability`: a completion registration becomes the client's completion provider (its trigger
+--- characters), and as-you-type completion is enabled again in every attached buffer so it triggers on them; the
+--- rest (file watchers) goes to Neovim's own handler.
+function M.on_register_capability(err, params, ctx)
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  for _, registration in ipairs((params or {}).registrations or {}) do
+    if client and registration.method == 'textDocument/completion' then
+      client.server_capabilities.completionProvider = registration.registerOptions or {}
+      if M.config.autocomplete then
+        for bufnr in pairs(client.attached_buffers) do
+          vim.lsp.completion.enable(false, client.id, bufnr)
+          vim.lsp.completion.enable(true, client.id, bufnr, { autotrigger = true })
+        end
+      end
+    end
+  end
+  return vim.lsp.handlers['client/registerCapability'](err, params, ctx)
 end
 
 --- Attaches `bufnr` when it has no filetype and is a normal or scratch buffer: to the running client, else (with
