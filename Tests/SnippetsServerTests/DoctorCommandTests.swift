@@ -1,5 +1,6 @@
 import Foundation
 import SnippetsCore
+import SnippetsModelClient
 import Testing
 
 @testable import SnippetsServer
@@ -63,6 +64,52 @@ struct DoctorCommandTests {
         #expect(down.status == 1)
         #expect(down.out.contains("NOT reachable"))
         #expect(down.out.contains("does not answer"))
+    }
+
+    @Test func listsEverySettingInEffectTheModelsMembersOneByOne() async throws {
+        let root = try temporaryLibrary()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let settings = #"{"choices": "firstOption", "learning": false, "resolveVariables": "never", "model": {"url": "http://127.0.0.1:9", "name": "tiny", "candidates": 5}}"#
+        let run = await runCommand(["doctor", "--library", root + "/lib", "--settings", settings])
+        let listed = run.out.components(separatedBy: "Editor settings in effect:\n").last?.components(separatedBy: "\n\n").first ?? ""
+        let lines = listed.split(separator: "\n").map { $0.split(separator: " ", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) } }
+        let values = Dictionary(lines.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }) { first, _ in first }
+        #expect(values["choices"] == "firstOption")
+        #expect(values["learning"] == "false")
+        #expect(values["resolveVariables"] == "never")
+        #expect(values["maxCompletionItems"] == "50")
+        #expect(values["askMarker"] == "??")
+        #expect(values["model.url"] == "http://127.0.0.1:9")
+        #expect(values["model.name"] == "tiny")
+        #expect(values["model.candidates"] == "5")
+        #expect(values["model.timeoutSeconds"] == "30.0")
+        #expect(values["model.apiKeyEnvironmentVariable"] == "(not set)")
+        #expect(values["saveTo"] == root + "/lib/saved.code-snippets")
+        // Every setting the server reads is listed, so one added later shows up too.
+        for child in Mirror(reflecting: ServerSettings()).children where child.label != "model" {
+            #expect(values[child.label ?? ""] != nil, "\(child.label ?? "?") is not listed")
+        }
+        #expect(values.keys.filter { $0.hasPrefix("model.") }.count == Mirror(reflecting: ModelConfiguration(baseURL: URL(string: "http://x")!)).children.count)
+
+        let none = await runCommand(["doctor", "--library", root + "/lib", "--json"])
+        let report = try JSONSerialization.jsonObject(with: Data(none.out.utf8)) as? [String: Any]
+        let effective = report?["settings"] as? [String: Any]
+        #expect(effective?["choices"] as? String == "auto")
+        #expect(effective?["learning"] as? Bool == true)
+        #expect((effective?["inEffect"] as? [String: String])?["model"] == "(none: ask answers from your snippets alone)")
+    }
+
+    @Test func hintsRepeatTheLibraryOptionsItWasGiven() async throws {
+        let root = try temporaryLibrary()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/team", withIntermediateDirectories: true)
+        try #"{ "Broken": { "prefix": "br", "body": "#.write(toFile: root + "/team/bad.code-snippets", atomically: true, encoding: .utf8)
+        let run = await runCommand(["doctor", "--library", root + "/lib", "--library", "team=" + root + "/team"])
+        #expect(run.status == 1)
+        #expect(run.out.contains("1 error in your snippet files: run `snippets-lsp check --library \(root)/lib --library team=\(root)/team` to see each with its line."))
+        // From the editor's setting: the same paths, as options `check` takes.
+        let fromSetting = await runCommand(["doctor", "--settings", #"{"libraries": ["~/team"]}"#], environment: ["HOME": root])
+        #expect(fromSetting.out.contains("run `snippets-lsp check --library \(root)/team` to see each"))
     }
 
     @Test func helpAndUsageErrors() async {

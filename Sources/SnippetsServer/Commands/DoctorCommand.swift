@@ -15,8 +15,8 @@ public enum DoctorCommand: SnippetsCommand {
             editor's `libraries` setting), whether each exists, and how many snippets and files each holds;
           - the problems loading found (run `snippets-lsp check` for every one, with its line);
           - the language model behind ask: none, or its URL, whether it answers and its context size;
-          - the editor-facing settings in effect (defaults filled in, invalid values reported) and the trigger
-            characters the server advertises.
+          - every editor-facing setting in effect (defaults filled in, invalid values reported; the model's
+            settings one by one) and the trigger characters the server advertises.
 
         Options:
           --library PATH   A snippet file or directory, as given to `serve`; repeat for several.
@@ -92,6 +92,8 @@ struct DoctorReport: Encodable {
         var warnings: Int
         /// The first few problems, as `check` prints them.
         var problems: [String]
+        /// The `check` command line that lists every problem of this library (the same `--library` options).
+        var checkCommand: String
     }
 
     struct Model: Encodable {
@@ -110,7 +112,13 @@ struct DoctorReport: Encodable {
         var askMarker: String
         var saveTo: String
         var resolveVariables: String
+        var choices: String
+        var learning: Bool
         var triggerCharacters: [String]
+        /// Every setting in effect by its name (`model.url` for a member of `model`), as the text lists them.
+        var inEffect: [String: String]
+        /// The names in `inEffect`, in the order the text lists them.
+        var order: [String]
         var problems: [String]
     }
 
@@ -162,8 +170,9 @@ struct DoctorReport: Encodable {
         let errors = all.filter { $0.severity == .error }.count
         let warnings = all.filter { $0.severity == .warning }.count
         let fileErrors = all.filter { $0.severity == .error && !LibraryLoader.ProblemCode.pathProblems.contains($0.code) }.count
+        let check = paths.commandLine("check")
         if fileErrors > 0 {
-            problems.append("\(fileErrors) error\(fileErrors == 1 ? "" : "s") in your snippet files: run `snippets-lsp check` to see each with its line.")
+            problems.append("\(fileErrors) error\(fileErrors == 1 ? "" : "s") in your snippet files: run `\(check)` to see each with its line.")
         }
         if loaded.snippets.isEmpty && pathReports.contains(where: { $0.kind == "directory" || $0.kind == "file" }) {
             problems.append("The library holds no snippets: add .code-snippets, <language>.json or .snippets files to \(paths.paths.joined(separator: ", ")).")
@@ -173,7 +182,7 @@ struct DoctorReport: Encodable {
         }
         let library = Library(
             source: paths.sourceDescription, paths: pathReports, snippets: loaded.snippets.count, files: loaded.files.count,
-            errors: errors, warnings: warnings, problems: listed)
+            errors: errors, warnings: warnings, problems: listed, checkCommand: check)
 
         let model: Model
         if let configuration = settings.model {
@@ -196,12 +205,71 @@ struct DoctorReport: Encodable {
         } catch {
             saveTo = "(cannot save: \(error.message))"
         }
+        let libraries = settings.libraries?.map { $0.isNamed ? "\($0.name)=\($0.path)" : $0.path }
+        let triggerCharacters = TriggerCharacters.advertised(for: loaded, includingWordCharacters: false)
+        let triggerText =
+            (triggerCharacters.isEmpty ? "(none besides words)" : triggerCharacters.joined(separator: " "))
+            + (loaded.snippets.isEmpty
+                ? " (the default set, as the library holds no snippets; Neovim also gets letters, digits and _)"
+                : " (Neovim also gets the triggers' letters and digits)")
+        let listedSettings = settingsInEffect(settings, shown: [
+            "libraries": libraries.map { $0.joined(separator: ", ") } ?? "(not set: the library paths above)",
+            "saveTo": saveTo,
+        ]) + [(name: "triggerCharacters", value: triggerText)]
         let settingsReport = Settings(
-            libraries: settings.libraries?.map { $0.isNamed ? "\($0.name)=\($0.path)" : $0.path }, maxCompletionItems: settings.maxCompletionItems, askMarker: settings.askMarker,
-            saveTo: saveTo, resolveVariables: settings.resolveVariables.rawValue,
-            triggerCharacters: TriggerCharacters.of(loaded, includingWordCharacters: false), problems: settingProblems.map(\.message))
+            libraries: libraries, maxCompletionItems: settings.maxCompletionItems, askMarker: settings.askMarker,
+            saveTo: saveTo, resolveVariables: settings.resolveVariables.rawValue, choices: settings.choices.rawValue,
+            learning: settings.learning, triggerCharacters: triggerCharacters,
+            inEffect: Dictionary(listedSettings.map { ($0.name, $0.value) }) { first, _ in first }, order: listedSettings.map(\.name),
+            problems: settingProblems.map(\.message))
         return DoctorReport(
             version: LanguageServer.serverVersion, library: library, model: model, settings: settingsReport, problems: problems)
+    }
+
+    /// The setting names `settingsInEffect` lists for members of `ModelConfiguration` whose Swift name differs.
+    static let modelSettingNames = ["baseURL": "url", "modelName": "name"]
+
+    /// Every setting of `settings` with the value in effect, in declaration order, read from its stored properties,
+    /// so a setting added to `ServerSettings` (or to the model's configuration) is listed without a change here.
+    /// `shown` gives the text for settings that need more than their value (the libraries, the resolved save file);
+    /// `model` is listed member by member (`model.url`, ...), or as none.
+    static func settingsInEffect(_ settings: ServerSettings, shown: [String: String]) -> [(name: String, value: String)] {
+        var listed: [(name: String, value: String)] = []
+        for child in Mirror(reflecting: settings).children {
+            guard let name = child.label else { continue }
+            if let text = shown[name] {
+                listed.append((name, text))
+            } else if name == "model" {
+                guard let model = settings.model else {
+                    listed.append((name, "(none: ask answers from your snippets alone)"))
+                    continue
+                }
+                for member in Mirror(reflecting: model).children {
+                    guard let label = member.label else { continue }
+                    var text = settingText(member.value)
+                    if label == "apiKeyEnvironmentVariable", let variable = model.apiKeyEnvironmentVariable {
+                        // A value that does not look like a variable's name may be the key itself, pasted in.
+                        text = ModelConfiguration.mentionableKeyVariable(variable) ?? "(set; not shown, it does not look like a variable name)"
+                    }
+                    listed.append(("model." + (modelSettingNames[label] ?? label), text))
+                }
+            } else {
+                listed.append((name, settingText(child.value)))
+            }
+        }
+        return listed
+    }
+
+    /// A setting's value as doctor prints it: an enumeration by its name, a URL as written, nothing as "(not set)".
+    static func settingText(_ value: Any) -> String {
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .optional {
+            guard let wrapped = mirror.children.first?.value else { return "(not set)" }
+            return settingText(wrapped)
+        }
+        if let url = value as? URL { return url.absoluteString }
+        if let named = value as? any RawRepresentable { return "\(named.rawValue)" }
+        return "\(value)"
     }
 
     func text() -> String {
@@ -220,7 +288,7 @@ struct DoctorReport: Encodable {
                 + count(library.warnings, "warning"))
         for problem in library.problems { lines.append("  " + problem) }
         if library.errors + library.warnings > library.problems.count {
-            lines.append("  ... run `snippets-lsp check` for every problem")
+            lines.append("  ... run `\(library.checkCommand)` for every problem")
         }
         lines += ["", "Model:"]
         if let url = model.url {
@@ -229,17 +297,11 @@ struct DoctorReport: Encodable {
         } else {
             lines.append("  " + model.detail)
         }
-        lines += [
-            "", "Editor settings in effect:",
-            "  libraries           " + (settings.libraries.map { $0.joined(separator: ", ") } ?? "(not set: the library paths above)"),
-            "  maxCompletionItems  \(settings.maxCompletionItems)",
-            "  askMarker           \(settings.askMarker)",
-            "  saveTo              \(settings.saveTo)",
-            "  resolveVariables    \(settings.resolveVariables)",
-            "  triggerCharacters   "
-                + (settings.triggerCharacters.isEmpty ? "(none besides words)" : settings.triggerCharacters.joined(separator: " "))
-                + " (Neovim also gets the triggers' letters and digits)",
-        ]
+        lines += ["", "Editor settings in effect:"]
+        let width = max(19, settings.order.map(\.count).max() ?? 0)
+        for name in settings.order {
+            lines.append("  \(name + String(repeating: " ", count: width - name.count)) \(settings.inEffect[name] ?? "")")
+        }
         lines.append("")
         if problems.isEmpty {
             lines.append("No problems found.")

@@ -99,7 +99,7 @@ public struct CompletionBuilder: Sendable {
     /// The completion list at `position`.
     ///
     /// The long form of the prefix (all non-whitespace before the cursor, e.g. `///`) is tried for trigger matches
-    /// only, first; then the trailing word for every kind of match. One item per snippet (not one per trigger),
+    /// only, first; then the trailing word for every kind of match (a stop word for trigger matches only). One item per snippet (not one per trigger),
     /// labelled with its best-matching trigger, or its title when it has none.
     public func completions(at position: Position) -> CompletionList {
         // No index: the library is still loading. Incomplete, so the client asks again rather than keep "nothing".
@@ -126,7 +126,13 @@ public struct CompletionBuilder: Sendable {
             if results.hits.filter({ $0.match <= .triggerPrefix }).count > limit { isIncomplete = true }
         }
         if let word = prefix.wordRun {
-            add(index.search(word.text, language: language, limit: limit + 1), run: word, onlyTriggers: false)
+            // A stop word ("how", "the") is what prose is made of: typing one offers the snippets it is a trigger
+            // (or the start of one) of, never every snippet whose title or description holds it, which would pop
+            // up a menu at every sentence (a question saved from a declined ask is titled "how do I …").
+            let isStopWord = QuestionWord.stopWords.contains(word.text.lowercased())
+            let results = index.search(word.text, language: language, limit: limit + 1)
+            add(results, run: word, onlyTriggers: isStopWord)
+            if isStopWord && results.hits.filter({ $0.match <= .triggerPrefix }).count > limit { isIncomplete = true }
         }
         if candidates.count > limit {
             candidates.removeLast(candidates.count - limit)

@@ -19,6 +19,16 @@ public enum TriggerCharacters {
             .filter { includingWordCharacters || !TypedPrefix.isWordCharacter($0) }.map { String($0) }
     }
 
+    /// What the server advertises for `library`: its triggers' characters (`of`), or the `fallback` set when it holds
+    /// no snippet (a library path missing or empty at start). A client that cannot register completion again
+    /// (Neovim) keeps what it was told at start for the whole session, so a library created later must still
+    /// find completion popping up as the user types.
+    public static func advertised(for library: SnippetLibrary, includingWordCharacters: Bool) -> [String] {
+        library.snippets.isEmpty
+            ? fallback(includingWordCharacters: includingWordCharacters)
+            : of(library, includingWordCharacters: includingWordCharacters)
+    }
+
     /// The distinct non-whitespace characters of every trigger in `library` (word characters only when
     /// `includingWordCharacters`), the `limit` most used ones, sorted by code point so equal libraries give equal
     /// lists.

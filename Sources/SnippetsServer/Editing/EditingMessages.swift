@@ -82,6 +82,9 @@ public struct SaveSelectionArguments: Codable, Hashable, Sendable {
     public var title: String?
     /// An optional description.
     public var description: String?
+    /// When true, nothing is written: the result holds the names and file a save would use now (the derived
+    /// defaults an editor shows when it asks the user for a trigger and a title).
+    public var preview: Bool?
 }
 
 /// What `snippets.saveSelection` replies when the snippet was saved.

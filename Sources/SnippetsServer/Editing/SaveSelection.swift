@@ -122,6 +122,28 @@ enum SaveSelection {
         return trigger.isEmpty ? "saved" : trigger
     }
 
+    /// The most content words of a question `derivedTrigger(forQuestion:frequency:)` weighs.
+    static let questionWordLimit = 32
+
+    /// A trigger for "Save a snippet for this question" (a declined ask): the question's two most distinctive content
+    /// words, in the question's order, lowercased and joined by `-` (`how do I send an invoice reminder` →
+    /// `invoice-reminder`). Stop words and the words every question uses are never taken (a trigger from "how do"
+    /// pops up whenever one types "how"), nor bare numbers; among the rest the words fewest snippets hold
+    /// (`frequency`, the library's document frequency) win, ties going to the earlier word. `saved` when none is left.
+    static func derivedTrigger(forQuestion question: String, frequency: (String) -> Int) -> String {
+        // A question is a line; a description sent by a client may be anything: its first words are enough, and
+        // each costs a look at its postings.
+        let candidates = QuestionWord.words(in: question).filter { word in
+            !word.isCompound && !word.word.allSatisfy(\.isNumber)
+        }.prefix(questionWordLimit).enumerated().map { (position: $0.offset, word: $0.element.word) }
+        let rarest = candidates.map { (frequency: frequency($0.word), candidate: $0) }
+            .sorted { ($0.frequency, $0.candidate.position) < ($1.frequency, $1.candidate.position) }
+            .prefix(2).map(\.candidate).sorted { $0.position < $1.position }
+        let words = rarest.map { String($0.word.lowercased().filter { $0.isLetter || $0.isNumber }) }.filter { !$0.isEmpty }
+        let trigger = String(words.joined(separator: "-").prefix(24))
+        return trigger.isEmpty ? "saved" : trigger
+    }
+
     /// `base`, or `base2`, `base3`, … : the first that `isTaken` refuses.
     static func unique(_ base: String, separator: String = "", isTaken: (String) -> Bool) -> String {
         guard isTaken(base) else { return base }
@@ -135,8 +157,11 @@ enum SaveSelection {
         ResponseError(code: -32803, message: "Snippet not saved: " + reason)
     }
 
-    /// Saves the selection, reloads the library so the snippet completes at once, and tells the user.
+    /// Saves the selection, reloads the library so the snippet completes at once, and tells the user. With
+    /// `preview`, writes nothing and says nothing: the result holds the names and file a save would use now, for an
+    /// editor that asks the user with the derived names as defaults.
     static func execute(_ arguments: SaveSelectionArguments, context: RequestContext, writer: SnippetFileWriter = SnippetFileWriter()) async throws -> SaveSelectionResult {
+        if arguments.preview == true { return try await save(arguments, context: context, writer: writer) }
         do {
             let result = try await save(arguments, context: context, writer: writer)
             var message = "Saved \"\(result.title)\" (trigger \(result.trigger)) to \(result.path)."
@@ -179,12 +204,27 @@ enum SaveSelection {
             }
         }
         var chosen = NewSnippet(title: "", trigger: "", text: text, scope: scope, description: description)
+        let index = context.library.index
+        // Derived names step around whatever the fresh bytes hold; given names are refused on a clash.
+        func name(in original: [UInt8]?) {
+            let existing = SnippetFileEdit.entries(in: original)
+            chosen.title = givenTitle ?? unique(derivedTitle(from: hasText ? text : description ?? ""), separator: " ") { existing.titles.contains($0) }
+            let base =
+                hasText || description == nil
+                ? derivedTrigger(from: chosen.title)
+                : derivedTrigger(forQuestion: description ?? "") { index?.documentFrequency(of: [$0], language: scope) ?? 0 }
+            chosen.trigger = givenTrigger ?? unique(base) { existing.triggers.contains($0) || clashes($0) }
+        }
+        if arguments.preview == true {
+            name(in: try? BoundedFileRead.contents(of: path, maximumSize: LibraryLoader.defaultMaximumFileSize))
+            let uri = URL(fileURLWithPath: path).absoluteString
+            return SaveSelectionResult(
+                path: path, id: SnippetID(fileURI: uri, key: chosen.title).rawValue, title: chosen.title, trigger: chosen.trigger,
+                isInLibrary: (try? checkDestination(path, libraryPaths: await context.server.libraryPaths)) != nil)
+        }
         do {
             try writer.update(path) { original throws(SnippetFileEditError) in
-                // Derived names step around whatever the fresh bytes hold; given names are refused on a clash.
-                let existing = SnippetFileEdit.entries(in: original)
-                chosen.title = givenTitle ?? unique(derivedTitle(from: hasText ? text : description ?? ""), separator: " ") { existing.titles.contains($0) }
-                chosen.trigger = givenTrigger ?? unique(derivedTrigger(from: chosen.title)) { existing.triggers.contains($0) || clashes($0) }
+                name(in: original)
                 return try SnippetFileEdit.adding(chosen, to: original)
             }
         } catch {

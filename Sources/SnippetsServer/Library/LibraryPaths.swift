@@ -116,3 +116,26 @@ public struct LibraryPaths: Hashable, Sendable {
         LayerLoading.load(layers: layers, workspaceRoots: workspaceRoots, fileSystem: fileSystem, checkBody: checkBody)
     }
 }
+
+extension LibraryPaths {
+    /// `snippets-lsp <command>` with one `--library` option per layer (`NAME=PATH` for a named one), quoted for a
+    /// POSIX shell where needed: the command line a hint tells the user to run, so that it reads exactly the
+    /// library the hint is about, whatever chose it (flags, `SNIPPETS_LIBRARY`, the editor's setting).
+    public func commandLine(_ command: String) -> String {
+        let options = layers.map { layer in
+            " --library " + Self.shellQuoted(layer.isNamed ? "\(layer.name)=\(layer.path)" : layer.path)
+        }
+        return "snippets-lsp \(command)" + options.joined()
+    }
+
+    /// `word` as one POSIX shell word: as it is when it holds only characters no shell treats specially, else in
+    /// single quotes (a `'` inside written as `'\''`).
+    static func shellQuoted(_ word: String) -> String {
+        let plain = word.unicodeScalars.allSatisfy { scalar in
+            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                || "/._-+=,:@%".unicodeScalars.contains(scalar)
+        }
+        if plain && !word.isEmpty { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+}

@@ -120,6 +120,8 @@ extension LanguageServer {
     struct LoadProblems: Sendable {
         var byFile: [String: [LibraryDiagnostic]] = [:]
         var brokenFiles = 0
+        /// The paths of the files with errors, in library order.
+        var brokenFilePaths: [String] = []
         var logLines: [String] = []
         var count = 0
 
@@ -133,7 +135,8 @@ extension LanguageServer {
                 byFile[key, default: []].append(diagnostic)
                 count += 1
             }
-            brokenFiles = loaded.files.filter(\.hasErrors).count
+            brokenFilePaths = loaded.files.filter(\.hasErrors).map(\.path)
+            brokenFiles = brokenFilePaths.count
             count += learned.diagnostics.count
             let logged = (all.prefix(LanguageServer.loggedProblemLimit) + learned.diagnostics)
                 .prefix(LanguageServer.loggedProblemLimit)
@@ -149,6 +152,7 @@ extension LanguageServer {
         self.lastGood = lastGood
         reloadTask = nil
         libraryDiagnostics = problems.byFile
+        brokenFilePaths = problems.brokenFilePaths
         let library = newSnapshot.library
         let broken = problems.brokenFiles
         var summary = "loaded \(library.snippets.count) snippets from \(library.files.count) files"
@@ -182,8 +186,8 @@ extension LanguageServer {
     /// missing or unusable directory) as a warning, once, plus a diagnostic on that path for as long as it lasts.
     func announceLoadedLibrary() {
         if client.supportsCompletionRegistration {
-            let characters = TriggerCharacters.of(
-                snapshot.library, includingWordCharacters: client.completesOnlyOnTriggerCharacters)
+            let characters = TriggerCharacters.advertised(
+                for: snapshot.library, includingWordCharacters: client.completesOnlyOnTriggerCharacters)
             if characters != advertisedTriggerCharacters { registerCompletion(triggerCharacters: characters) }
         }
         let pathProblems = snapshot.library.loaderDiagnostics.filter { LibraryLoader.ProblemCode.pathProblems.contains($0.code) }
@@ -196,6 +200,35 @@ extension LanguageServer {
         for uri in publishedPathProblems.subtracting(byPath.keys) { publish([], to: uri) }
         for (uri, problems) in byPath { publish(problems, to: uri) }
         publishedPathProblems = Set(byPath.keys)
+        announceBrokenFiles()
+    }
+
+    /// How many broken files a warning names before it counts the rest.
+    static let namedBrokenFileLimit = 3
+
+    /// Tells the user, as a warning, which snippet files have errors and how to see them: a client shows a file's
+    /// problems only once it is opened, so a broken file would otherwise go unnoticed (its good snippets complete,
+    /// the rest are silently missing). Said once per set of broken files, not on every reload, and not for files
+    /// open in the editor, whose diagnostics show already.
+    func announceBrokenFiles() {
+        let current = Set(brokenFilePaths)
+        guard current != announcedBrokenFiles else { return }
+        announcedBrokenFiles = current
+        let open = Set(documents.documents.values.map { Self.fileKey($0.uri) })
+        let unseen = brokenFilePaths.filter { !open.contains(($0 as NSString).standardizingPath) }
+        guard !unseen.isEmpty else { return }
+        showMessage(Self.brokenFilesWarning(unseen, paths: resolvedLibraryPaths), type: 2)
+    }
+
+    /// The warning naming broken files: up to `namedBrokenFileLimit` of them, then how many more, and the two ways
+    /// to see each problem.
+    static func brokenFilesWarning(_ files: [String], paths: LibraryPaths) -> String {
+        let count = files.count
+        var named = files.prefix(namedBrokenFileLimit).joined(separator: ", ")
+        if count > namedBrokenFileLimit { named += " and \(count - namedBrokenFileLimit) more" }
+        let which = count == 1 ? "1 snippet file has errors" : "\(count) snippet files have errors"
+        return "snippets-lsp: \(which): \(named). \(count == 1 ? "Its" : "Their") broken entries are not offered as written. "
+            + "Open \(count == 1 ? "it" : "one") to see its problems, or run `\(paths.commandLine("check"))` to list them all."
     }
 
     /// A path problem as the user should read it: what is wrong, where the path came from, and what to do.

@@ -47,7 +47,7 @@ extension LanguageServer {
             let words = client.completesOnlyOnTriggerCharacters
             let characters =
                 snapshot.generation > 0
-                ? TriggerCharacters.of(snapshot.library, includingWordCharacters: words)
+                ? TriggerCharacters.advertised(for: snapshot.library, includingWordCharacters: words)
                 : TriggerCharacters.fallback(includingWordCharacters: words)
             advertisedTriggerCharacters = characters
             capabilities["completionProvider"] = [

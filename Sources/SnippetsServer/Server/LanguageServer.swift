@@ -65,6 +65,11 @@ public actor LanguageServer {
     /// Path URIs with a published path problem (cleared once the path is fixed).
     var publishedPathProblems: Set<String> = []
     var libraryDiagnostics: [String: [LibraryDiagnostic]] = [:]
+    /// The paths of the snippet files with errors in the snippet in service, in library order.
+    var brokenFilePaths: [String] = []
+    /// The broken files the user was last told about (`announceBrokenFiles`): a reload finding the same ones says
+    /// nothing again.
+    var announcedBrokenFiles: Set<String> = []
 
     /// A server that will speak over `transport` once `run()` is called.
     public init(

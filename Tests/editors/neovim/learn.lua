@@ -1,6 +1,7 @@
 -- Headless Neovim (0.12) with the editors/neovim plugin: inserting a snippet from the answer window sends
 -- `snippets.learn` with the question, so the same question is answered next time; a declined ask offers
--- "save a snippet for this question", which saves an empty snippet described by the question.
+-- "save a snippet for this question", which asks for a trigger (the server's derived one as the default) and saves
+-- an empty snippet described by the question.
 --
 -- Environment: as ask.lua. Writes one JSON object to SNIPPETS_TEST_RESULT: {ok, stage, error?, ...observations}.
 
@@ -17,6 +18,12 @@ local harness = dofile(vim.fs.joinpath(vim.fs.dirname(debug.getinfo(1, 'S').sour
 local finish, run = harness.finish, harness.run
 
 vim.notify = function(message) table.insert(result.notifications, message) end
+-- The user accepts whatever default a prompt offers.
+result.prompts = {}
+vim.ui.input = function(opts, on_confirm)
+  table.insert(result.prompts, { prompt = opts.prompt, default = opts.default })
+  on_confirm(opts.default)
+end
 vim.opt.runtimepath:prepend(plugin_dir)
 vim.cmd.runtime('plugin/snippets_lsp.lua')
 local snippets = require('snippets_lsp')

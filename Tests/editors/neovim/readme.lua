@@ -52,7 +52,8 @@ run({
   end },
   { 'attach', function()
     local client = attached(0)
-    if client then
+    -- The trigger characters come by registration once the library is read.
+    if client and client.server_capabilities.completionProvider then
       result.trigger_characters = (client.server_capabilities.completionProvider or {}).triggerCharacters
       result.server_version = (client.server_info or {}).version
       return true

@@ -43,4 +43,7 @@ def test_inserting_from_an_answer_teaches_the_server(tmp_path: pathlib.Path):
     assert result["after_save"] == {"status": "answered", "cited": ["how do I bake sourdough bread"]}, context
     saved = json.loads((library / "saved.code-snippets").read_text(encoding="utf-8"))
     assert saved["how do I bake sourdough bread"]["description"] == "how do I bake sourdough bread", context
+    # The trigger was asked for, offering one made of the question's distinctive words (never "how-do").
+    assert result["prompts"] == [{"prompt": "Trigger for this question: ", "default": "bake-sourdough"}], context
+    assert saved["how do I bake sourdough bread"]["prefix"] == "bake-sourdough", context
     assert snippet_file.read_bytes() == original, context

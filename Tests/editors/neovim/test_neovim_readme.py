@@ -56,6 +56,9 @@ def test_the_readme_setup_completes_as_you_type_and_expands_the_snippet(tmp_path
     assert result["scratch_attached"] and result["scratch_filetype"] == "", context
     assert result["library_filetype"] == "jsonc", context
     assert result["library_diagnostics"], context
+    # Before it was opened, the broken file was named at start with the command that lists its problems.
+    told = [n for n in result["notifications"] if f"{library}/broken.code-snippets" in n]
+    assert len(told) == 1 and f"snippets-lsp check --library {library}" in told[0], result["notifications"]
 
     # :checkhealth shows the server's version and the doctor's findings.
     health = "\n".join(result["health"])

@@ -80,7 +80,8 @@ async function learn(client, question, candidate) {
 }
 
 /** Saves the selection at `origin` (or an empty body) as a snippet described by `question`, through the server's
- *  save path (`snippets.saveSelection`), which tells the user what it did. */
+ *  save path (`snippets.saveSelection`), which tells the user what it did. Asks for the trigger first, offering the
+ *  one the server derives (a `preview`, which writes nothing); Escape saves nothing. */
 async function saveForQuestion(vscode, client, question, origin) {
   if (!origin.editor) {
     vscode.window.showWarningMessage('Snippets: open a file first; the snippet is saved from its selection.');
@@ -92,6 +93,18 @@ async function saveForQuestion(vscode, client, question, origin) {
     range: { start: { line: selection.start.line, character: selection.start.character }, end: { line: selection.end.line, character: selection.end.character } },
     description: question,
   };
+  let preview;
+  try {
+    preview = await client.sendRequest('workspace/executeCommand', { command: 'snippets.saveSelection', arguments: [{ ...argument, preview: true }] });
+  } catch (error) {
+    // A preview is refused without a message of the server's own (nothing was being saved yet).
+    vscode.window.showErrorMessage(`Snippets: ${error && error.message ? error.message : error}`);
+    return undefined;
+  }
+  const trigger = await vscode.window.showInputBox({ prompt: 'Trigger for this question', value: preview.trigger });
+  if (trigger === undefined) return undefined;
+  // The default unchanged (or emptied): the server derives it again, stepping around a clash made meanwhile.
+  if (trigger.trim() && trigger.trim() !== preview.trigger) argument.trigger = trigger.trim();
   try {
     return await client.sendRequest('workspace/executeCommand', { command: 'snippets.saveSelection', arguments: [argument] });
   } catch (_error) {

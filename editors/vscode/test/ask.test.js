@@ -106,19 +106,26 @@ test('a refused snippets.learn does not bother the user; a failed insert learns 
   assert.deepEqual(failing.requests.map((r) => r.method), ['snippets/ask', 'snippets/snippetText']);
 });
 
-test('"Save a snippet for this question" saves the selection described by the question', async () => {
+test('"Save a snippet for this question" asks for the trigger, offering the derived one, and saves', async () => {
   const result = { status: 'noMatch', answer: 'Nothing in your library matches this question.', searchTerms: ['sourdough'], citations: [], candidates: [], reason: { code: 'nothing-retrieved', message: 'x' } };
-  const editor = makeEditor(DOC, { line: 2, character: 0 });
-  const client = makeClient({ 'snippets/ask': result, 'workspace/executeCommand': { path: '/lib/saved.code-snippets', id: 's1', title: 'how do I bake sourdough', trigger: 'how-do', isInLibrary: true } });
-  const pick = await ask(makeVSCode({ editor }), client, 'how do I bake sourdough');
+  const saved = (params) => ({ path: '/lib/saved.code-snippets', id: 's1', title: 'how do I bake sourdough', trigger: params.arguments[0].trigger || 'bake-sourdough', isInLibrary: true });
+  const argument = { textDocument: { uri: DOC }, range: { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } }, description: 'how do I bake sourdough' };
+  for (const [typed, sent] of [['bake-sourdough', undefined], ['bread', 'bread']]) {
+    const editor = makeEditor(DOC, { line: 2, character: 0 });
+    const client = makeClient({ 'snippets/ask': result, 'workspace/executeCommand': saved });
+    const vscode = makeVSCode({ editor, inputs: [typed] });
+    const pick = await ask(vscode, client, 'how do I bake sourdough');
+    await pick.accept(pick.items[0]);
+    // First the names a save would use (nothing written), offered as the default; then the save itself.
+    assert.deepEqual(client.requests[1].params, { command: 'snippets.saveSelection', arguments: [{ ...argument, preview: true }] });
+    assert.deepEqual(vscode.log.find((e) => e[0] === 'showInputBox'), ['showInputBox', 'Trigger for this question', 'bake-sourdough']);
+    assert.deepEqual(client.requests[2].params, { command: 'snippets.saveSelection', arguments: [sent ? { ...argument, trigger: sent } : argument] });
+  }
+  // Escape saves nothing.
+  const client = makeClient({ 'snippets/ask': result, 'workspace/executeCommand': saved });
+  const pick = await ask(makeVSCode({ editor: makeEditor(DOC), inputs: [undefined] }), client, 'how do I bake sourdough');
   await pick.accept(pick.items[0]);
-  assert.deepEqual(client.requests[1], {
-    method: 'workspace/executeCommand',
-    params: {
-      command: 'snippets.saveSelection',
-      arguments: [{ textDocument: { uri: DOC }, range: { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } }, description: 'how do I bake sourdough' }],
-    },
-  });
+  assert.equal(client.requests.length, 2, 'only the preview');
 });
 
 test('Escape in the input box asks nothing; Cancel on the progress stops quietly', async () => {

@@ -45,16 +45,19 @@ class QuickPick {
 
 /**
  * A fake `vscode` module. `inputs`: what each showInputBox returns, in order (undefined: Escape).
- * `cancelProgress`: the progress notification's Cancel is pressed while the task runs.
+ * `cancelProgress`: the progress notification's Cancel is pressed while the task runs. `choices`: the button
+ * clicked on each message shown with buttons.
  */
-function makeVSCode({ inputs = [], editor, cancelProgress = false } = {}) {
+function makeVSCode({ inputs = [], editor, cancelProgress = false, choices = [] } = {}) {
   const log = [];
   const pending = [...inputs];
+  const pendingChoices = [...choices];
   const vscode = {
     log,
     Position, Range, SnippetString, ThemeIcon, Uri,
     ProgressLocation: { Notification: 15 },
     env: { clipboard: { writeText: async (text) => log.push(['clipboard', text]) } },
+    commands: { executeCommand: async (...args) => { log.push(['command', ...args]); } },
     workspace: {
       asRelativePath: (uri) => uri.path.replace(/^\/home\/me\//, ''),
       openTextDocument: async (uri) => { log.push(['openTextDocument', uri.toString()]); return { uri }; },
@@ -62,8 +65,15 @@ function makeVSCode({ inputs = [], editor, cancelProgress = false } = {}) {
     window: {
       activeTextEditor: editor,
       quickPicks: [],
-      showInputBox: async (options) => { log.push(['showInputBox', options.prompt]); return pending.shift(); },
-      showErrorMessage: (message) => log.push(['error', message]),
+      showInputBox: async (options) => {
+        log.push(options.value === undefined ? ['showInputBox', options.prompt] : ['showInputBox', options.prompt, options.value]);
+        return pending.shift();
+      },
+      // `choices`: the button the user clicks on each message with buttons, in order (undefined: dismissed).
+      showErrorMessage: async (message, ...items) => {
+        log.push(items.length ? ['error', message, ...items] : ['error', message]);
+        return items.length ? pendingChoices.shift() : undefined;
+      },
       showWarningMessage: (message) => log.push(['warning', message]),
       showInformationMessage: (message) => log.push(['info', message]),
       showTextDocument: async (document, options) => log.push(['showTextDocument', document.uri.toString(), options.selection.start]),

@@ -68,6 +68,11 @@ function M.setup(opts)
     root_markers = M.config.root_markers,
     init_options = M.config.settings,
     settings = { snippets = M.config.settings },
+    -- Neovim keeps the trigger characters it is told in `initialize` for the whole session, so a snippet added later
+    -- with a new character would never pop up by itself: the plugin takes completion registrations instead (the
+    -- server registers once the library is read, and again when a reload changes its triggers).
+    capabilities = { textDocument = { completion = { dynamicRegistration = true } } },
+    handlers = { ['client/registerCapability'] = M.on_register_capability },
   })
   vim.lsp.enable(M.name)
   if M.config.filetypes == nil and not problem then
@@ -101,6 +106,25 @@ function M.setup(opts)
       end
     end, { desc = 'Cancel a snippets ask in flight' })
   end
+end
+
+--- `client/registerCapability`: a completion registration becomes the client's completion provider (its trigger
+--- characters), and as-you-type completion is enabled again in every attached buffer so it triggers on them; the
+--- rest (file watchers) goes to Neovim's own handler.
+function M.on_register_capability(err, params, ctx)
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  for _, registration in ipairs((params or {}).registrations or {}) do
+    if client and registration.method == 'textDocument/completion' then
+      client.server_capabilities.completionProvider = registration.registerOptions or {}
+      if M.config.autocomplete then
+        for bufnr in pairs(client.attached_buffers) do
+          vim.lsp.completion.enable(false, client.id, bufnr)
+          vim.lsp.completion.enable(true, client.id, bufnr, { autotrigger = true })
+        end
+      end
+    end
+  end
+  return vim.lsp.handlers['client/registerCapability'](err, params, ctx)
 end
 
 --- Attaches `bufnr` when it has no filetype and is a normal or scratch buffer: to the running client, else (with
@@ -377,7 +401,9 @@ function M.learn(client, question, id, bufnr)
 end
 
 --- "Save a snippet for this question" (a declined ask): an empty snippet at the library's save file, named after
---- the question and described by it, through the server's save path, so the next ask finds it.
+--- the question and described by it, through the server's save path, so the next ask finds it. Asks for the
+--- trigger first (vim.ui.input), with the one the server derives from the question's distinctive words as the
+--- default; Escape saves nothing.
 function M.save_question()
   local state = M.window
   if not state then
@@ -393,9 +419,30 @@ function M.save_question()
     range = { start = origin.position, ['end'] = origin.position },
     description = origin.question,
   }
-  state.client:request('workspace/executeCommand', { command = 'snippets.saveSelection', arguments = { argument } },
+  local function save(trigger)
+    local given = vim.deepcopy(argument)
+    given.trigger = trigger
+    state.client:request('workspace/executeCommand', { command = 'snippets.saveSelection', arguments = { given } },
+      function(err, result)
+        M.last_saved = { error = err and err.message or nil, result = result }
+      end, origin.buf)
+  end
+  -- The server derives the default (it knows which words are rare in the library); nothing is written yet.
+  local preview = vim.tbl_extend('force', argument, { preview = true })
+  state.client:request('workspace/executeCommand', { command = 'snippets.saveSelection', arguments = { preview } },
     function(err, result)
-      M.last_saved = { error = err and err.message or nil, result = result }
+      if err then
+        M.last_saved = { error = err.message }
+        return notify(err.message, vim.log.levels.ERROR)
+      end
+      vim.ui.input({ prompt = 'Trigger for this question: ', default = result.trigger }, function(trigger)
+        if trigger == nil then
+          return
+        end
+        trigger = vim.trim(trigger)
+        -- The default unchanged (or emptied): let the server derive it again, stepping around any new clash.
+        save((trigger ~= '' and trigger ~= result.trigger) and trigger or nil)
+      end)
     end, origin.buf)
 end
 
