@@ -331,6 +331,7 @@ struct ClientLossReport: Encodable {
         case .transform: return "transform\(plural) not applied"
         case .nestedPlaceholder: return "nested placeholder\(plural) flattened"
         case .editorVariable: return "clipboard or selection variable\(plural) left empty"
+        case .code: return "snippet\(plural) sent as plain text so that yasnippet runs nothing"
         }
     }
 }
