@@ -160,3 +160,34 @@ import Testing
         #expect(snippet.hasPrefix(#"\`(make-directory"#))
     }
 }
+
+/// `check --client NAME` reports on the engine each recognised client gets, and what it reports is what is sent.
+@Suite struct CheckReportsWhatIsSentTests {
+    @Test func everyRecognisedClientsEngineIsOneCheckKnows() {
+        for client in KnownClient.all {
+            let named = SnippetEngine.named.first { $0.name == client.engine.name }
+            #expect(named?.engine == client.engine, "\(client.id)")
+        }
+        #expect(SnippetEngine.named.contains { $0.engine == .generic })
+    }
+
+    @Test func lossesMatchTheRenderedText() {
+        let bodies = [
+            "${1|Monday,Tuesday|} and ${2:x}", "`(emacs-version)` ${1:a}", "```${1:lang}\n$0\n```", "plain ${1:a}",
+            "${1|a,`b`|}", "${2|x,y|} ${1:$(shell-command)}", "${1|a,b|} `date`",
+        ]
+        for (name, engine) in SnippetEngine.named where engine.takesSnippets {
+            for source in bodies {
+                let body = SnippetBody.parse(source).body
+                let insertion = body.insertion(for: engine)
+                let kinds = Set(body.losses(in: engine).map(\.kind))
+                #expect(kinds.contains(.code) == !insertion.isSnippet, "\(name): \(source)")
+                // Plain text for safety is reported once, with the stops it loses.
+                if kinds.contains(.code) { continue }
+                let hasChoice = body.elements.contains { if case .choice = $0 { true } else { false } }
+                let sentAsChoice = insertion.isSnippet && insertion.text.contains("|")
+                #expect(kinds.contains(.choice) == (hasChoice && !sentAsChoice), "\(name): \(source) -> \(insertion.text)")
+            }
+        }
+    }
+}
