@@ -139,7 +139,7 @@ public enum YasnippetReading {
     /// unprotected `$` followed (after white space) by `(`. Conservative: an unpaired backquote counts too.
     public static func wouldEvaluate(_ text: String) -> Bool {
         guard text.contains(where: { $0 == "`" || $0 == "$" }) else { return false }
-        var characters = Array(text)
+        let characters = Array(text)
         // Pass 1: only backquotes are protected, whatever precedes the backslash.
         var protected = [Bool](repeating: false, count: characters.count)
         for index in characters.indices where characters[index] == "`" {
@@ -174,7 +174,6 @@ public enum YasnippetReading {
             }
             if next < characters.count, !protected[next], characters[next] == "(" { return true }
         }
-        characters.removeAll()
         return false
     }
 }
