@@ -168,9 +168,12 @@ import Testing
         let body = SnippetBody.parse("${1|one,two|} `date` ${2:x} ${2/(.*)/${1:/upcase}/} $TM_FILENAME $CLIPBOARD").body
         let resolve = Self.context.resolver
         #expect(body.insertText(for: .vscode) == "${1|one,two|} `date` ${2:x} ${2/(.*)/${1:/upcase}/} $TM_FILENAME $CLIPBOARD")
-        #expect(body.insertText(for: .helix, resolving: resolve) == "${1|one,two|} `date` ${2:x} $2 cart_view.swift ")
+        // Helix and Neovim would insert a choice empty: its first option goes in as a placeholder. Zed inserts it.
+        #expect(body.insertText(for: .helix, resolving: resolve) == "${1:one} `date` ${2:x} $2 cart_view.swift ")
         #expect(body.insertText(for: .zed, resolving: resolve) == "${1|one,two|} `date` ${2:x} $2 cart_view.swift ")
-        #expect(body.insertText(for: .neovim, resolving: resolve) == "${1|one,two|} `date` ${2:x} $2 cart_view.swift ")
+        #expect(body.insertText(for: .neovim, resolving: resolve) == "${1:one} `date` ${2:x} $2 cart_view.swift ")
+        // An engine the server does not know may be yasnippet: the backquote sends the body as plain text.
+        #expect(body.insertion(for: .generic, resolving: resolve) == SnippetInsertion(text: "one `date` x X cart_view.swift ", isSnippet: false))
         // yasnippet: no choices, and backquotes would run Emacs Lisp.
         #expect(body.insertText(for: .yasnippet, resolving: resolve) == #"${1:one} \`date\` ${2:x} $2 cart_view.swift "#)
         #expect(body.insertText(for: .plain, resolving: resolve) == "one `date` x X cart_view.swift ")
@@ -179,8 +182,9 @@ import Testing
     @Test func lossesPerEngine() {
         let body = SnippetBody.parse("${1|one,two|} ${2:a ${3:b}} ${2/(.*)/${1:/upcase}/} $CLIPBOARD $UNKNOWN").body
         #expect(body.losses(in: .vscode).isEmpty)
-        #expect(body.losses(in: .helix).map(\.kind) == [.transform, .editorVariable])
-        #expect(body.losses(in: .neovim).map(\.kind) == [.nestedPlaceholder, .transform, .editorVariable])
+        #expect(body.losses(in: .helix).map(\.kind) == [.choice, .transform, .editorVariable])
+        #expect(body.losses(in: .neovim).map(\.kind) == [.choice, .nestedPlaceholder, .transform, .editorVariable])
+        #expect(body.losses(in: .zed).map(\.kind) == [.transform, .editorVariable])
         #expect(body.losses(in: .yasnippet).map(\.kind) == [.choice, .transform, .editorVariable])
         // Plain text loses every stop: 1, 2, 3 and the unknown variable's placeholder (4).
         let plain = body.losses(in: .plain).map(\.kind)
@@ -204,13 +208,51 @@ import Testing
     @Test func yasnippetNeverGetsAnUnescapedBackquote() {
         let body = SnippetBody.parse("`(shell-command \"x\")` ${1|`a`,b|} ${2:`c`}").body
         var yasnippetKeepingChoices = SnippetEngine.yasnippet
-        yasnippetKeepingChoices.showsChoices = true
+        yasnippetKeepingChoices.keepsChoices = true
         for engine in [SnippetEngine.yasnippet, yasnippetKeepingChoices] {
             let text = body.insertText(for: engine)
             let units = Array(text.utf16)
             for (offset, unit) in units.enumerated() where unit == 0x60 {
                 #expect(offset > 0 && units[offset - 1] == 0x5C, "\(text)")
             }
+        }
+    }
+}
+
+/// yasnippet 0.14's reading of snippet text, as far as it runs code (`yas--snippet-parse-create`): the check every
+/// text for an engine that may be yasnippet passes before it is sent as a snippet.
+@Suite struct YasnippetReadingTests {
+    @Test(arguments: [
+        // Backquotes run unless a backslash comes right before them (yasnippet protects `\``, whatever precedes).
+        ("`(emacs-version)`", true), (#"\`(emacs-version)\`"#, false), (#"\\`x\\`"#, false), ("a ` b", true),
+        // `$(…)` and `$$(…)` in a field, and `${1:$(…)}` as a mirror, are Lisp; `\$` is protected...
+        ("${1:$(upcase yas-text)}", true), ("${1:a$$(upcase yas-text)}", true), ("${2:x} $ (y)", true),
+        (#"${1:\$(upcase yas-text)}"#, false), (#"\$\$(x)"#, false),
+        // ...unless the backslash before it is itself escaped (`\\` is protected first).
+        (#"\\$(x)"#, true), (#"\\\$(x)"#, false),
+        // What the server writes for plain text.
+        ("Hi ${1:name}, $2 {braces} \\} (parens)", false), ("$1(x)", false),
+    ] as [(String, Bool)])
+    func readsLikeYasnippet(_ text: String, _ runs: Bool) {
+        #expect(YasnippetReading.wouldEvaluate(text) == runs, "\(text)")
+    }
+
+    @Test func nothingTheServerWritesForYasnippetRuns() {
+        // Every construct, with every character yasnippet treats specially in its text, options and defaults.
+        let nasty = #"`a` $(b) $$(c) \\ \` \$ ( ) { } " '"#
+        let escapedNasty = nasty.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "$", with: "\\$")
+            .replacingOccurrences(of: "}", with: "\\}")
+        let options = nasty.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ",", with: "\\,")
+            .replacingOccurrences(of: "|", with: "\\|")
+        let body = SnippetBody.parse(
+            "\(escapedNasty) ${1:\(escapedNasty)} ${2|\(options),b|} ${3:${4:\(escapedNasty)}} ${TM_FILENAME:\(escapedNasty)}"
+        ).body
+        for choices in [false, true] {
+            var engine = SnippetEngine.yasnippet
+            engine.keepsChoices = choices
+            let insertion = body.insertion(for: engine, resolving: { $0 == "TM_FILENAME" ? "`x` $(y)" : nil })
+            #expect(insertion.isSnippet, "escaping alone keeps it a snippet")
+            #expect(!YasnippetReading.wouldEvaluate(insertion.text), "\(insertion.text)")
         }
     }
 }

@@ -89,7 +89,7 @@ struct RenderedBodiesTests {
         #expect(cache.insertText(of: dated, engine: .helix, resolving: resolve(year: "2027")).hasPrefix("© 2027 ${1:name}"))
         // A rendering for one engine is never handed to another (the `choices` setting can change it mid-session).
         let choice = makeSnippet("Choice", triggers: ["c"], body: "${1|a,b|}")
-        #expect(cache.insertText(of: choice, engine: .helix, resolving: resolve(year: "2026")) == "${1|a,b|}")
+        #expect(cache.insertText(of: choice, engine: .zed, resolving: resolve(year: "2026")) == "${1|a,b|}")
         #expect(cache.insertText(of: choice, engine: .yasnippet, resolving: resolve(year: "2026")) == "${1:a}")
     }
 }

@@ -14,8 +14,16 @@ public func fuzzBody(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     _ = body.hasSnippetSyntax
     // Every editor's rendering and what it loses (Body/SnippetClientRendering.swift).
     for (_, engine) in SnippetEngine.named {
-        _ = body.insertText(for: engine, resolving: { $0 == "TM_FILENAME" ? "a$b}c.swift" : nil })
+        let insertion = body.insertion(for: engine, resolving: { $0 == "TM_FILENAME" ? "a$b}c.swift" : nil })
         _ = body.losses(in: engine)
+        // Nothing yasnippet would run reaches an engine that may be yasnippet as snippet text, and for yasnippet
+        // itself escaping always suffices (the server resolves its variables, so nothing is left as written).
+        if engine.guardsAgainstCode, insertion.isSnippet, YasnippetReading.wouldEvaluate(insertion.text) {
+            fatalError("yasnippet would run code in \(insertion.text.debugDescription) from \(text.debugDescription)")
+        }
+        if engine.evaluatesCode, !insertion.isSnippet {
+            fatalError("yasnippet got plain text for \(text.debugDescription)")
+        }
     }
     // What the server sends an editor reads back as the same tree and the same text (BodyParserTests' invariant):
     // otherwise an editor would insert something other than what the library holds.

@@ -20,8 +20,9 @@ struct SnippetLSPWriter {
         var choicesAsPlaceholders = false
         /// `${1/re/fmt/}` becomes `$1` (the typed text mirrored unchanged): for clients without transforms.
         var tabstopTransformsAsMirrors = false
-        /// Backticks in text are escaped: yasnippet runs `` `…` `` as Emacs Lisp.
-        var escapesBackticks = false
+        /// What yasnippet would run is escaped: backquotes everywhere, and `$` in choice options (yasnippet reads a
+        /// choice as a field, where `$(…)` is Emacs Lisp). `$` in text is escaped for every engine.
+        var escapesCode = false
     }
 
     init(resolve: @escaping (String) -> String?, options: Options = Options()) {
@@ -34,7 +35,7 @@ struct SnippetLSPWriter {
     }
 
     private mutating func text(_ text: String) {
-        pieces.append(.raw(Self.escapeText(text, backticks: options.escapesBackticks)))
+        pieces.append(.raw(Self.escapeText(text, backticks: options.escapesCode)))
     }
 
     private mutating func write(_ element: SnippetElement) {
@@ -54,7 +55,7 @@ struct SnippetLSPWriter {
                 pieces.append(.raw("}"))
             } else {
                 let escape = { (option: String) in
-                    Self.escapeChoiceOption(option, backticks: self.options.escapesBackticks)
+                    Self.escapeChoiceOption(option, forYasnippet: self.options.escapesCode)
                 }
                 pieces.append(.raw("${\(number)|" + options.map(escape).joined(separator: ",") + "|}"))
             }
@@ -127,11 +128,14 @@ struct SnippetLSPWriter {
         return result
     }
 
-    /// A choice option: `,`, `|` and `\` are escaped (a `$` or `}` is literal there), and `` ` `` for yasnippet.
-    static func escapeChoiceOption(_ option: String, backticks: Bool = false) -> String {
+    /// A choice option: `,`, `|` and `\` are escaped (a `$` or `}` is literal there), and `` ` `` and `$` for
+    /// yasnippet, which has no choices and would read `$(…)` in one as Emacs Lisp.
+    static func escapeChoiceOption(_ option: String, forYasnippet: Bool = false) -> String {
         var result = ""
         for character in option {
-            if character == "," || character == "|" || character == "\\" || (backticks && character == "`") {
+            if character == "," || character == "|" || character == "\\"
+                || (forYasnippet && (character == "`" || character == "$"))
+            {
                 result.append("\\")
             }
             result.append(character)

@@ -34,7 +34,11 @@ public enum CheckCommand: SnippetsCommand {
                            VS Code, and why, then how many snippets lose something, counted by kind. NAME is
                            one of: \(SnippetEngine.named.map(\.name).joined(separator: ", ")).
                            What is counted: a tabstop with no stop to jump to (plain: no snippets at all), a
-                           choice offered only as its first option (Emacs: yasnippet has no choices), a
+                           choice offered only as its first option, as a placeholder (Emacs: yasnippet has
+                           no choices; Helix and Neovim would insert a choice empty, Helix with no menu; an
+                           editor the server does not know, generic), a body sent as plain text because
+                           yasnippet would run part of it as Emacs Lisp (generic: an editor the server does
+                           not know may hand snippets to yasnippet), a
                            tabstop transform not applied while typing (Helix, Zed, Neovim, Emacs: the typed
                            text is repeated unchanged), a placeholder nested in another that is not a stop of
                            its own (Neovim), a clipboard or selection variable inserted empty (every editor
@@ -331,6 +335,7 @@ struct ClientLossReport: Encodable {
         case .transform: return "transform\(plural) not applied"
         case .nestedPlaceholder: return "nested placeholder\(plural) flattened"
         case .editorVariable: return "clipboard or selection variable\(plural) left empty"
+        case .code: return "snippet\(plural) sent as plain text so that yasnippet runs nothing"
         }
     }
 }

@@ -41,10 +41,6 @@ public struct CompletionBuilder: Sendable {
     /// Helix and Zed resolve none and Neovim only some, so the server resolves them for every other client).
     public var resolvesVariables: Bool { renderPlan.serverResolvesVariables }
 
-    /// Whether a client (by `clientInfo.name`) resolves snippet variables itself.
-    public static func clientResolvesVariables(_ clientName: String?) -> Bool {
-        SnippetEngine.forClient(named: clientName)?.resolvesVariables ?? false
-    }
 
     /// A variable context made on first use.
     private final class LazyVariables {
@@ -71,8 +67,6 @@ public struct CompletionBuilder: Sendable {
     private struct ItemStyle {
         /// What the client's snippet engine does itself (plain text when it takes no snippets).
         var engine: SnippetEngine
-        /// LSP snippet syntax (else plain text).
-        var snippets: Bool { engine.takesSnippets }
         /// `InsertReplaceEdit` (else `TextEdit`).
         var insertReplace: Bool
         /// `labelDetails` (VS Code shows its `description` in the row).
@@ -150,7 +144,7 @@ public struct CompletionBuilder: Sendable {
         let style = ItemStyle(
             engine: plan.engine, insertReplace: client.supportsInsertReplace,
             labelDetails: client.supportsLabelDetails, layerInDetail: library.library.layers.count > 1,
-            filterTextShowsAsTyped: client.clientName == "Neovim",
+            filterTextShowsAsTyped: client.knownClient?.showsFilterTextAsTyped ?? false,
             adjustsIndentation: client.supportsInsertTextMode(2), takesAsIs: client.supportsInsertTextMode(1))
         // Every item of a run edits the same range: convert its offsets to positions once, not once per item.
         var rangesByRun: [Range<Int>: EditRanges] = [:]
@@ -208,7 +202,8 @@ public struct CompletionBuilder: Sendable {
     ) -> CompletionItem {
         let trigger = Self.bestTrigger(of: snippet, typed: run.text)
         let label = trigger ?? snippet.title
-        let newText = library.renderedBodies.insertText(of: snippet, engine: style.engine, resolving: resolve)
+        let insertion = library.renderedBodies.insertion(of: snippet, engine: style.engine, resolving: resolve)
+        let newText = insertion.text
         let edit: CompletionTextEdit
         if let replace = ranges.replace {
             edit = .insertReplace(InsertReplaceEdit(newText: newText, insert: ranges.insert, replace: replace))
@@ -232,7 +227,7 @@ public struct CompletionBuilder: Sendable {
             detail: detail,
             sortText: Self.sortText(rank: rank),
             filterText: filterText,
-            insertTextFormat: style.snippets ? 2 : 1,
+            insertTextFormat: insertion.isSnippet ? 2 : 1,
             insertTextMode: Self.insertTextMode(multiLine: newText.contains("\n"), style: style),
             textEdit: edit,
             data: CompletionItemData(snippetID: snippet.id.rawValue, uri: document.uri))

@@ -11,7 +11,7 @@ import SnippetsCore
 /// `$TM_LINE_INDEX` are rendered again whenever their value changes.
 public final class RenderedBodies: @unchecked Sendable {
     private struct Rendering {
-        var text: String
+        var insertion: SnippetInsertion
         var variables: [(name: String, value: String?)]
         /// The engine it was rendered for; settings can change it (`choices`, `resolveVariables`).
         var engine: SnippetEngine
@@ -28,14 +28,16 @@ public final class RenderedBodies: @unchecked Sendable {
     /// An empty cache.
     public init() {}
 
-    /// The insert text of `snippet` for a client with `engine` (plain text when it takes no snippets), with
-    /// variables resolved through `resolve`.
-    public func insertText(of snippet: Snippet, engine: SnippetEngine, resolving resolve: (String) -> String?) -> String {
+    /// What to insert for `snippet` in a client with `engine` (plain text when it takes no snippets, or when an engine
+    /// that may run code would run part of it), with variables resolved through `resolve`.
+    public func insertion(of snippet: Snippet, engine: SnippetEngine, resolving resolve: (String) -> String?)
+        -> SnippetInsertion
+    {
         let cached = lock.withLock { entries[snippet.id] }
         if let rendering = cached?.rendering, rendering.engine == engine,
             rendering.variables.allSatisfy({ resolve($0.name) == $0.value })
         {
-            return rendering.text
+            return rendering.insertion
         }
         let body = cached?.body ?? SnippetBody.parse(snippet.body).body
         var variables: [(name: String, value: String?)] = []
@@ -44,13 +46,18 @@ public final class RenderedBodies: @unchecked Sendable {
             variables.append((name, value))
             return value
         }
-        let text = body.insertText(for: engine, resolving: recordingResolve)
-        let rendering = Rendering(text: text, variables: variables, engine: engine)
+        let insertion = body.insertion(for: engine, resolving: recordingResolve)
+        let rendering = Rendering(insertion: insertion, variables: variables, engine: engine)
         lock.withLock {
             var entry = entries[snippet.id] ?? Entry(body: body)
             entry.rendering = rendering
             entries[snippet.id] = entry
         }
-        return text
+        return insertion
+    }
+
+    /// The text of `insertion(of:engine:resolving:)`.
+    public func insertText(of snippet: Snippet, engine: SnippetEngine, resolving resolve: (String) -> String?) -> String {
+        insertion(of: snippet, engine: engine, resolving: resolve).text
     }
 }

@@ -76,5 +76,5 @@ public enum TriggerCharacters {
 extension ClientCapabilities {
     /// Whether the client completes as you type only on trigger characters, so it needs the triggers' letters too
     /// (Neovim's built-in completion with `autotrigger`).
-    public var completesOnlyOnTriggerCharacters: Bool { clientName == "Neovim" }
+    public var completesOnlyOnTriggerCharacters: Bool { knownClient?.completesOnlyOnTriggerCharacters ?? false }
 }

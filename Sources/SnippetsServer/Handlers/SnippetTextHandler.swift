@@ -14,8 +14,14 @@ public enum SnippetTextHandler: RequestHandler {
         let body = SnippetBody.parse(snippet.body).body
         let plan = SnippetRenderPlan(engine: context.client.namedSnippetEngine, settings: context.settings)
         let resolve: (String) -> String? = plan.serverResolvesVariables ? variables.resolver : { _ in nil }
+        // The client inserts `snippet` through its engine. For one the server does not know, which may be
+        // yasnippet, what yasnippet would run is escaped as for yasnippet (a stray backslash at worst elsewhere).
+        var engine = plan.engine
+        if engine.mayEvaluateCode { engine.evaluatesCode = true }
+        var rendered = body.insertion(for: engine, resolving: resolve)
+        if !rendered.isSnippet { rendered.text = SnippetBody.snippetText(ofPlainText: rendered.text) }
         return SnippetTextResult(
-            id: snippet.id.rawValue, title: snippet.title, snippet: body.insertText(for: plan.engine, resolving: resolve),
+            id: snippet.id.rawValue, title: snippet.title, snippet: rendered.text,
             text: body.plainText(resolving: variables.resolver),
             location: LSPLocation(sourceLocation: snippet.location, in: context.positionEncoding))
     }

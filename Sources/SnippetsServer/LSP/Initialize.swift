@@ -25,13 +25,17 @@ public struct InitializeParams: Decodable, Sendable {
 public struct ClientCapabilities: Sendable, Hashable {
     /// The raw `capabilities` object.
     public var raw: JSONValue
-    /// `clientInfo.name`, when given.
-    public var clientName: String?
+    /// `clientInfo.name`, when given. Which client it is comes from `knownClient`, never from comparing this.
+    public let clientName: String?
+
+    /// The client as `KnownClient` recognises it from both, decided once.
+    public let knownClientID: KnownClient.ID?
 
     /// Capabilities read from `initialize`'s `capabilities` and `clientInfo.name`.
     public init(raw: JSONValue?, clientName: String? = nil) {
         self.raw = raw ?? .object([:])
         self.clientName = clientName
+        knownClientID = KnownClient.recognise(name: clientName, capabilities: self.raw)?.id
     }
 
     private var completionItem: JSONValue? { raw["textDocument"]?["completion"]?["completionItem"] }
