@@ -87,9 +87,9 @@ class FaultyModel:
     def _still(self, mode: str) -> bool:
         """Whether a flood in `mode` goes on: until the endpoint closes or the test moves to another mode.
 
-        FoundationNetworking on Linux does not reliably stop reading a reply it has cancelled (measured: from 3 MB
-        to the whole 2 GB read after the cancel), so a flood that outlived its own ask would starve the next fault's
-        reply of CPU on a two-core machine and test the previous fault twice."""
+        A client that did not stop reading a reply it had cancelled (FoundationNetworking on Linux read from 3 MB to
+        the whole 2 GB after the cancel) would let a flood outlive its own ask, starve the next fault's reply of CPU
+        on a two-core machine and test the previous fault twice."""
         return (self.mode == mode or not self.floods_end_with_their_mode) and not self._closing.is_set()
 
     def _serve(self, connection: socket.socket) -> None:

@@ -263,8 +263,7 @@ let overdueQuestion = "how do I chase an overdue invoice?"
 
 /// Every way of asking that may wait on a model: none of them holds up completions, document changes keep their
 /// order, each request gets exactly one reply, and the server stops when its input ends without waiting for the
-/// model's timeout. One at a time: each holds a connection to a stalled loopback server, and the process's one
-/// URLSession has a bounded number of connections per host, shared with the other model tests.
+/// model's timeout. One at a time: each holds a connection to a stalled loopback server.
 @Suite(.serialized) struct ModelOffTheQueueTests {
     /// The three requests besides `snippets/ask` that run an ask, sent on a document whose line 0 is a marker line.
     enum Route: String, CaseIterable, Sendable {
