@@ -78,7 +78,10 @@ public enum EvalCommand: SnippetsCommand {
                 context.printError("snippets-lsp eval: \(warning)")
             }
             evaluation = try await AskEvaluation.run(
-                battery, library: library, model: ModelOptions.model(for: modelConfiguration, environment: context.environment),
+                battery, library: library,
+                model: ModelOptions.model(for: modelConfiguration, environment: context.environment) { line in
+                    context.printError("snippets-lsp eval: \(line)")
+                },
                 limit: modelConfiguration?.candidates ?? AskRequest.defaultLimit)
         } catch {
             context.printError("snippets-lsp eval: cancelled")
