@@ -75,7 +75,7 @@ public enum AskCommand: SnippetsCommand {
             return 1
         }
         if arguments.has("--json") {
-            context.print(AskResponse(result, encoding: .utf16, library: library).jsonText())
+            context.printJSON(AskResponse(result, encoding: .utf16, library: library).jsonText())
         } else {
             context.print(text(for: result, library: library))
         }

@@ -87,7 +87,7 @@ public enum EvalCommand: SnippetsCommand {
             context.printError("snippets-lsp eval: cancelled")
             return 1
         }
-        context.print(arguments.has("--json") ? evaluation.json() : evaluation.text())
+        if arguments.has("--json") { context.printJSON(evaluation.json()) } else { context.print(evaluation.text()) }
         return evaluation.overall.invariantsHold ? 0 : 1
     }
 }
