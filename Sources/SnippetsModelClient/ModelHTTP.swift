@@ -154,11 +154,13 @@ enum ModelHTTP {
                 return Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue().isOver ? 1 : 0
             }
             let method = request.httpMethod ?? "GET"
-            if let body = request.httpBody, method == "POST" {
+            if method == "POST" {
+                // Copied by libcurl (COPYPOSTFIELDS), so the bytes need not outlive this call.
+                var body = request.httpBody ?? Data()
                 snippets_curl_set_size(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
-                body.withUnsafeBytes { bytes in
-                    // Copied by libcurl, so the body need not outlive this call.
-                    _ = snippets_curl_set_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
+                body.append(0)  // a readable byte even for an empty body; the size above excludes it
+                body.withUnsafeMutableBytes { bytes in
+                    _ = snippets_curl_set_pointer(easy, CURLOPT_COPYPOSTFIELDS, bytes.baseAddress)
                 }
             } else if method == "GET" {
                 snippets_curl_set_long(easy, CURLOPT_HTTPGET, 1)
