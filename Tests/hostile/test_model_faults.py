@@ -92,9 +92,8 @@ def test_every_ask_returns_within_its_timeout_with_its_reason_and_completions_ke
     assert max(all_trips) < 1.0, f"a completion took {max(all_trips):.2f}s during a model fault"
     assert statistics.median(all_trips) < max(0.05, 5 * statistics.median(baseline)), "completions slowed down"
     # Before the reply cap a gigantic reply was held whole: VmHWM 1.2 GB after two seconds (and growing with the
-    # timeout). A declared length over the cap is now refused before the body is read. Without a declared length,
-    # Foundation's URLSession reads ahead of its delegate (no backpressure), so what arrives before the cancel
-    # lands is only bounded by the sender (here 512 MB): printed above, not asserted.
+    # timeout). A declared length over the cap is now refused before the body is read; without one, the write
+    # callback stops the transfer at the cap (test_model_connection_cost.py measures what a flood costs).
     assert peaks["gigantic"] < 300_000, f"the declared 2 GB reply was read: VmHWM {peaks['gigantic']} KiB"
 
 
