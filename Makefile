@@ -26,23 +26,26 @@ export SNIPPETS_LSP_BIN
 .NOTPARALLEL:
 
 .PHONY: help build release venv test swift-test e2e eval demo bench clean-venv vscode-test model-venv model-test model-bench
-.PHONY: fuzz fuzz-smoke load git-tool emacs-deps static
+.PHONY: fuzz fuzz-smoke load git-tool emacs-deps static build-deps
 
 help: ## List the targets.
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
-build: ## Debug build of snippets-lsp (.build/debug/snippets-lsp).
+build: build-deps ## Debug build of snippets-lsp (.build/debug/snippets-lsp).
 	$(SWIFT) build
 
-release: ## Optimised build (.build/release/snippets-lsp).
+release: build-deps ## Optimised build (.build/release/snippets-lsp).
 	$(SWIFT) build -c release
 
-# A binary that runs where no Swift is installed: the Swift runtime and Foundation linked in (FoundationNetworking
-# links against libcurl: Debian's libcurl4-openssl-dev, installed by scripts/static-deps.sh). Checked by
+# The model client speaks libcurl's C API (Sources/CCurl): Debian's libcurl4-openssl-dev, through apt-get (once).
+build-deps: ## Install libcurl's development files (Debian's libcurl4-openssl-dev) when they are missing.
+	@scripts/build-deps.sh
+
+# A binary that runs where no Swift is installed: the Swift runtime and Foundation linked in (the model client and
+# FoundationNetworking link against the system's libcurl: Debian's libcurl4-openssl-dev, scripts/build-deps.sh). Checked by
 # scripts/static-check.sh: no toolchain library in ldd, runs under env -i; prints its size and start-up time.
 STATIC_BIN := .build/static/snippets-lsp
-static: ## Self-contained, stripped release binary (.build/static/snippets-lsp), checked to run without Swift.
-	scripts/static-deps.sh
+static: build-deps ## Self-contained, stripped release binary (.build/static/snippets-lsp), checked to run without Swift.
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build/static
 	strip -o $(STATIC_BIN) .build/static/release/snippets-lsp
 	scripts/static-check.sh $(STATIC_BIN)
@@ -56,7 +59,7 @@ $(VENV_STAMP): $(REQUIREMENTS)
 
 test: build swift-test e2e vscode-test eval fuzz-smoke model-test ## THE test command (README, CI): Swift, end-to-end, editor, eval, fuzz smoke, real-model tests.
 
-swift-test: git-tool ## All Swift tests (Swift Testing and XCTest).
+swift-test: build-deps git-tool ## All Swift tests (Swift Testing and XCTest).
 	$(SWIFT) test
 
 # The team-library tests make a real git repository (the server itself never runs git).

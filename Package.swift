@@ -14,7 +14,10 @@ let package = Package(
         .target(name: "SnippetsCore"),
         // JSON-RPC, LSP, handlers, the real file system, command-line commands.
         // The OpenAI-compatible HTTP client behind the core's AskModel protocol (llama-server, Ollama, vLLM, LM Studio).
-        .target(name: "SnippetsModelClient", dependencies: ["SnippetsCore"]),
+        // libcurl's C API, which the model client speaks (Debian: libcurl4-openssl-dev, installed by scripts/build-deps.sh;
+        // macOS ships it).
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
+        .target(name: "SnippetsModelClient", dependencies: ["SnippetsCore", "CCurl"]),
         .target(name: "SnippetsServer", dependencies: ["SnippetsCore", "SnippetsModelClient"]),
         // Thin executable: picks a command and wires stdio.
         .executableTarget(name: "snippets-lsp", dependencies: ["SnippetsServer", "SnippetsCore"]),

@@ -1,3 +1,4 @@
+import CCurl
 import Foundation
 import SnippetsCore
 
@@ -11,8 +12,12 @@ struct HTTPReply: Sendable {
     var body: Data
 }
 
-/// The HTTP side of the model client: a session per request that follows no redirects, a whole-call deadline,
-/// cancellation that cancels the request, and transport errors turned into `AskModelError`s.
+/// The HTTP side of the model client: libcurl's C API on a thread per request, following no redirects, a whole-call
+/// deadline, cancellation that stops the transfer, and transport errors turned into `AskModelError`s.
+///
+/// Not URLSession: FoundationNetworking on Linux burned 0.5-0.95 s of CPU per second while a request waited on a
+/// server that stalled or trickled, and did not reliably stop reading a reply it had cancelled (from 3 MB to the
+/// whole 2 GB of a flood were read and queued after the cancel: 0.3-2.2 GB of memory, never returned).
 enum ModelHTTP {
     /// The most bytes a reply may have. A chat completion for an ask is a few kilobytes; a server that keeps
     /// sending is cut off here instead of filling memory until the deadline (over a gigabyte in two seconds on
@@ -22,30 +27,28 @@ enum ModelHTTP {
     /// A reply cut off at `maximumReplyBytes`.
     struct ReplyTooLarge: Error {}
 
-    /// One request, start to finish: its own session (so its own delegate queue), refusing every redirect so the
-    /// request (and its `Authorization` header) reaches the configured host only, and collecting the reply, cut
-    /// off at `maximumReplyBytes`.
+    /// A libcurl failure that has no `URLError` counterpart; `code` is the `CURLcode`.
+    struct TransferFailed: Error {
+        var code: Int
+    }
+
+    /// One request, start to finish, on a thread of its own: a libcurl easy handle in a multi handle of its own,
+    /// driven by `curl_multi_poll`, which sleeps until the socket, the transfer's own clock or `cancel` wakes it. So
+    /// waiting on a server that stalls costs nothing, and a cancel, a deadline or a cut-off closes the connection at
+    /// once: nothing of a flood is read after its caller was answered.
     ///
-    /// FoundationNetworking on Linux gives a delegate no backpressure (every chunk libcurl reads is queued for the
-    /// delegate), and it does not reliably stop reading a reply it has cancelled: against a server flooding over
-    /// loopback, from 3 MB to the whole 2 GB were read after the cancel. Two consequences shape this type:
-    /// - A session per request, not one shared: on a shared delegate queue the next request's chunks waited behind
-    ///   that backlog (0.16–0.92 s for the first 4 MB of the next reply, against 12 ms with a queue of its own).
-    /// - Creating and starting the task runs on `ModelHTTP.sessionQueue`, its own thread: both wait (`sync`) on the
-    ///   one queue all sessions share, which a flood keeps busy. Made from Swift's cooperative threads, or from any
-    ///   queue of the shared pool, that wait took one of the pool's threads (as many as the cores) and held up
-    ///   completions for about a second (seen in a stack dump: two pool threads waiting in `dataTask(with:)` and
-    ///   `invalidateAndCancel`). Letting the session go afterwards never waits: `cancel` and
-    ///   `finishTasksAndInvalidate` are asynchronous.
-    final class Exchange: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-        // @unchecked: `continuation`, `body`, `session`, `task` and `isCancelled` are only touched under `lock`.
+    /// **Invariant:** the caller is answered exactly once, by whichever comes first: the transfer's end, the cut-off
+    /// at `maximumReplyBytes`, or `cancel`. The transfer thread only reads and writes the handles it made.
+    final class Exchange: @unchecked Sendable {
+        // @unchecked: `continuation`, `isCancelled` and `multi` are only touched under `lock`; `body` only on the
+        // transfer thread (the write callback runs inside `curl_multi_perform` there).
         private let lock = NSLock()
         private var continuation: CheckedContinuation<HTTPReply, any Error>?
-        private var body = Data()
-        private var session: URLSession?
-        private var task: URLSessionTask?
         /// Set by `cancel`, which may come before `start` (a Swift task cancelled before it sent anything).
         private var isCancelled = false
+        /// The running transfer's multi handle, for `cancel` to wake (`curl_multi_wakeup` is thread-safe).
+        private var multi: UnsafeMutableRawPointer?
+        private var body = Data()
 
         /// Sends `request`; its outcome goes to `continuation`: when it completes, when its reply grows too large,
         /// or when `cancel` is called, whichever comes first.
@@ -55,107 +58,171 @@ enum ModelHTTP {
             if !isCancelled { self.continuation = continuation }
             lock.unlock()
             if isCancelled { return continuation.resume(throwing: URLError(.cancelled)) }
-            ModelHTTP.sessionQueue.async { self.begin(request) }
+            let thread = Thread { self.perform(request) }
+            thread.name = "snippets-lsp.model-http"
+            thread.start()
         }
 
-        private func begin(_ request: URLRequest) {
-            lock.lock()
-            let isOver = continuation == nil
-            lock.unlock()
-            if isOver { return }
-            let session = URLSession(configuration: ModelHTTP.configuration, delegate: self, delegateQueue: nil)
-            // Delegate-delivered (not a completion handler), so the reply's size is checked as it arrives.
-            let task = session.dataTask(with: request)
-            lock.lock()
-            let isOverNow = continuation == nil
-            if !isOverNow { (self.session, self.task) = (session, task) }
-            lock.unlock()
-            // Over before it started: the task never runs, so only cancelling it lets the session end. Waiting here
-            // is fine (this is `sessionQueue`).
-            if isOverNow { session.invalidateAndCancel() } else { task.resume() }
-        }
-
-        /// Cancels the request and answers its caller at once (as the session would, with `.cancelled`, once it got
-        /// to it).
+        /// Cancels the request and answers its caller at once; the transfer thread wakes and closes the connection.
         func cancel() {
             lock.lock()
             isCancelled = true
+            if let multi { curl_multi_wakeup(multi) }
             lock.unlock()
             finish(.failure(URLError(.cancelled)))
         }
 
-        /// Resumes the caller with `outcome` now, if it is still waiting, and lets the session go (cancelling the
-        /// request if it is still running); whatever the session reports later is ignored. So a deadline or a
-        /// cut-off never waits for the session to work through data already received.
+        /// Whether the caller has been answered (the transfer then stops at its next step).
+        private var isOver: Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            return continuation == nil
+        }
+
+        /// Resumes the caller with `outcome` now, if it is still waiting; later outcomes are ignored.
         private func finish(_ outcome: Result<HTTPReply, any Error>) {
             lock.lock()
             let continuation = self.continuation
             self.continuation = nil
-            body = Data()
-            let (session, task) = (self.session, self.task)
-            (self.session, self.task) = (nil, nil)
             lock.unlock()
-            guard let continuation else { return }
-            continuation.resume(with: outcome)
-            // The session holds its delegate (this) until it is invalidated, which waits for the task to end.
-            task?.cancel()
-            session?.finishTasksAndInvalidate()
+            continuation?.resume(with: outcome)
         }
 
-        func urlSession(
-            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
-        ) {
-            completionHandler(nil)
-        }
-
-        func urlSession(
-            _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-            completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-        ) {
-            completionHandler(.allow)
-            // A declared length over the limit is refused before any of the body is read.
-            if response.expectedContentLength > Int64(maximumReplyBytes) { finish(.failure(ReplyTooLarge())) }
-        }
-
-        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            lock.lock()
-            let isWaiting = continuation != nil
-            let isTooLarge = isWaiting && body.count + data.count > maximumReplyBytes
-            if isWaiting && !isTooLarge { body.append(data) }
-            lock.unlock()
-            if isTooLarge { finish(.failure(ReplyTooLarge())) }
-        }
-
-        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-            lock.lock()
-            let body = self.body
-            lock.unlock()
-            if let error {
-                finish(.failure(error))
-            } else if let http = task.response as? HTTPURLResponse {
-                finish(.success(HTTPReply(status: http.statusCode, body: body)))
-            } else {
-                finish(.failure(URLError(.badServerResponse)))
+        /// The transfer, on its own thread; returns when it ended or its caller was answered.
+        private func perform(_ request: URLRequest) {
+            guard !isOver else { return }
+            guard let easy = curl_easy_init() else { return finish(.failure(TransferFailed(code: Int(CURLE_FAILED_INIT.rawValue)))) }
+            guard let multi = curl_multi_init() else {
+                curl_easy_cleanup(easy)
+                return finish(.failure(TransferFailed(code: Int(CURLE_FAILED_INIT.rawValue))))
             }
+            var headers: UnsafeMutablePointer<curl_slist>?
+            defer {
+                lock.lock()
+                self.multi = nil
+                lock.unlock()
+                curl_multi_remove_handle(multi, easy)
+                curl_easy_cleanup(easy)
+                curl_multi_cleanup(multi)
+                curl_slist_free_all(headers)
+            }
+            headers = configure(easy, for: request)
+            curl_multi_add_handle(multi, easy)
+            lock.lock()
+            self.multi = multi
+            lock.unlock()
+            var running: Int32 = 1
+            while !isOver {
+                guard curl_multi_perform(multi, &running) == CURLM_OK else {
+                    return finish(.failure(TransferFailed(code: Int(CURLE_FAILED_INIT.rawValue))))
+                }
+                if running == 0 { break }
+                // Sleeps until the socket is ready, curl's own timers are due, or `cancel` wakes it (at most 1 s).
+                _ = curl_multi_poll(multi, nil, 0, 1000, nil)
+            }
+            if isOver { return }
+            let result = snippets_curl_multi_result(multi)
+            if result == Int32(CURLE_OK.rawValue) {
+                finish(.success(HTTPReply(status: snippets_curl_response_code(easy), body: body)))
+            } else {
+                finish(.failure(ModelHTTP.error(forCurlCode: Int(result))))
+            }
+        }
+
+        /// Sets up `easy` for `request`: its URL, method, headers and body, the deadline, the reply cap; no
+        /// redirects, cookies, credentials from files or compressed replies. Returns the header list to free.
+        private func configure(_ easy: UnsafeMutableRawPointer, for request: URLRequest) -> UnsafeMutablePointer<curl_slist>? {
+            snippets_curl_set_string(easy, CURLOPT_URL, request.url?.absoluteString ?? "")
+            snippets_curl_set_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
+            snippets_curl_set_long(easy, CURLOPT_FOLLOWLOCATION, 0)
+            snippets_curl_set_long(easy, CURLOPT_NOSIGNAL, 1)
+            snippets_curl_set_long(easy, CURLOPT_NETRC, Int(CURL_NETRC_IGNORED.rawValue))
+            // The whole transfer, connecting included; the caller's own deadline (`withDeadline`) comes first.
+            snippets_curl_set_long(easy, CURLOPT_TIMEOUT_MS, max(1, Int(request.timeoutInterval * 1000)))
+            // A declared length over the cap is refused before the body is read; an undeclared one is cut by `receive`.
+            snippets_curl_set_size(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(ModelHTTP.maximumReplyBytes))
+            let context = Unmanaged.passUnretained(self).toOpaque()
+            snippets_curl_set_pointer(easy, CURLOPT_WRITEDATA, context)
+            snippets_curl_set_write_callback(easy) { data, size, count, context in
+                guard let context else { return 0 }
+                return Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue().receive(data, size * count)
+            }
+            snippets_curl_set_long(easy, CURLOPT_NOPROGRESS, 0)
+            snippets_curl_set_pointer(easy, CURLOPT_XFERINFODATA, context)
+            snippets_curl_set_xferinfo_callback(easy) { context, _, _, _, _ in
+                guard let context else { return 1 }
+                return Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue().isOver ? 1 : 0
+            }
+            let method = request.httpMethod ?? "GET"
+            if method == "POST" {
+                // Copied by libcurl (COPYPOSTFIELDS), so the bytes need not outlive this call.
+                var body = request.httpBody ?? Data()
+                snippets_curl_set_size(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+                body.append(0)  // a readable byte even for an empty body; the size above excludes it
+                body.withUnsafeMutableBytes { bytes in
+                    _ = snippets_curl_set_pointer(easy, CURLOPT_COPYPOSTFIELDS, bytes.baseAddress)
+                }
+            } else if method == "GET" {
+                snippets_curl_set_long(easy, CURLOPT_HTTPGET, 1)
+            } else {
+                snippets_curl_set_string(easy, CURLOPT_CUSTOMREQUEST, method)
+            }
+            // No `Expect: 100-continue`: a server that never answers it would cost a second per request.
+            var headers = curl_slist_append(nil, "Expect:")
+            for (name, value) in request.allHTTPHeaderFields ?? [:] {
+                let line = "\(name): \(value)"
+                // A header value is never split into two header lines.
+                guard !line.contains(where: { $0 == "\r" || $0 == "\n" }) else { continue }
+                headers = curl_slist_append(headers, line)
+            }
+            snippets_curl_set_headers(easy, headers)
+            return headers
+        }
+
+        /// The write callback's work: keeps `count` bytes at `data`, or cuts the reply off at the cap (returning
+        /// less than `count` makes libcurl stop the transfer and close the connection).
+        private func receive(_ data: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
+            guard !isOver else { return 0 }
+            guard body.count + count <= ModelHTTP.maximumReplyBytes else {
+                body = Data()
+                finish(.failure(ReplyTooLarge()))
+                return 0
+            }
+            if let data, count > 0 { body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: count) }
+            return count
         }
     }
 
-    /// Where requests are created and started (see `Exchange`). A serial queue, because libdispatch gives a serial
-    /// queue a thread of its own when the shared pool is busy, where a concurrent queue would take a pool thread.
-    static let sessionQueue = DispatchQueue(label: "snippets-lsp.model-http")
+    /// libcurl's process-wide set-up, done once before the first transfer (`curl_global_init` is not to race
+    /// `curl_easy_init`).
+    private static let curlReady: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
-    /// No cookies, no cache, no redirects; the deadline is ours (`send`), so the session's own limits are loose.
-    static let configuration: URLSessionConfiguration = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.timeoutIntervalForRequest = 600
-        configuration.timeoutIntervalForResource = 600
-        return configuration
-    }()
+    /// The error a failed transfer's `CURLcode` means, as `URLError` where one fits (so `fault(for:)` has one
+    /// vocabulary), else `TransferFailed`.
+    static func error(forCurlCode code: Int) -> any Error {
+        let urlCode: URLError.Code
+        switch UInt32(truncatingIfNeeded: code) {
+        case CURLE_FILESIZE_EXCEEDED.rawValue, CURLE_WRITE_ERROR.rawValue: return ReplyTooLarge()
+        case CURLE_OPERATION_TIMEDOUT.rawValue: urlCode = .timedOut
+        case CURLE_ABORTED_BY_CALLBACK.rawValue: urlCode = .cancelled
+        case CURLE_COULDNT_CONNECT.rawValue: urlCode = .cannotConnectToHost
+        case CURLE_COULDNT_RESOLVE_HOST.rawValue, CURLE_COULDNT_RESOLVE_PROXY.rawValue: urlCode = .cannotFindHost
+        case CURLE_GOT_NOTHING.rawValue, CURLE_RECV_ERROR.rawValue, CURLE_SEND_ERROR.rawValue, CURLE_PARTIAL_FILE.rawValue:
+            urlCode = .networkConnectionLost
+        case CURLE_WEIRD_SERVER_REPLY.rawValue, CURLE_BAD_CONTENT_ENCODING.rawValue, CURLE_HTTP2.rawValue,
+            CURLE_HTTP2_STREAM.rawValue:
+            urlCode = .cannotParseResponse
+        case CURLE_PEER_FAILED_VERIFICATION.rawValue: urlCode = .serverCertificateUntrusted
+        case CURLE_SSL_CONNECT_ERROR.rawValue, CURLE_SSL_CERTPROBLEM.rawValue, CURLE_SSL_CIPHER.rawValue,
+            CURLE_SSL_CACERT_BADFILE.rawValue, CURLE_SSL_ISSUER_ERROR.rawValue, CURLE_SSL_PINNEDPUBKEYNOTMATCH.rawValue,
+            CURLE_SSL_INVALIDCERTSTATUS.rawValue, CURLE_USE_SSL_FAILED.rawValue, CURLE_SSL_SHUTDOWN_FAILED.rawValue,
+            CURLE_SSL_CRL_BADFILE.rawValue, CURLE_SSL_ENGINE_NOTFOUND.rawValue, CURLE_SSL_ENGINE_SETFAILED.rawValue:
+            urlCode = .secureConnectionFailed
+        case CURLE_UNSUPPORTED_PROTOCOL.rawValue, CURLE_URL_MALFORMAT.rawValue: urlCode = .unsupportedURL
+        default: return TransferFailed(code: code)
+        }
+        return URLError(urlCode)
+    }
 
     /// Why the deadline passed.
     struct DeadlinePassed: Error {}
@@ -181,6 +248,7 @@ enum ModelHTTP {
 
     /// Sends `request`; every status comes back as a reply, transport failures as errors.
     static func send(_ request: URLRequest) async throws -> HTTPReply {
+        guard curlReady else { throw TransferFailed(code: Int(CURLE_FAILED_INIT.rawValue)) }
         let exchange = Exchange()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPReply, any Error>) in
@@ -191,8 +259,8 @@ enum ModelHTTP {
         }
     }
 
-    /// The proxy variable that would carry a plain-http request to `url` through another host (libcurl, under
-    /// URLSession on Linux, reads `http_proxy` whatever the session says), or nil. Over https a proxy only sees
+    /// The proxy variable that would carry a plain-http request to `url` through another host (libcurl reads
+    /// `http_proxy` and the others from the environment), or nil. Over https a proxy only sees
     /// an encrypted tunnel.
     static func proxyVariable(for url: URL, environment: [String: String]) -> String? {
         guard url.scheme?.lowercased() == "http", let host = url.host?.lowercased() else { return nil }
@@ -215,6 +283,7 @@ enum ModelHTTP {
             return .schemaMismatch(detail: "the reply was longer than \(maximumReplyBytes / 1024 / 1024) MB; a chat completion is a few kilobytes")
         }
         let place = "\(url.host ?? "?")\(url.port.map { ":\($0)" } ?? "")"
+        if let failed = error as? TransferFailed { return .unreachable(detail: "\(place): network error (libcurl \(failed.code))") }
         guard let urlError = error as? URLError else {
             return .unreachable(detail: error is CancellationError ? "the ask was cancelled" : "\(place): \(type(of: error))")
         }

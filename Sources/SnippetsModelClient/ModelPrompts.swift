@@ -135,7 +135,7 @@ public enum ModelPrompts {
         let reply = try PickReply(decodingModelOutput: output, for: request)
         if let object = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any] {
             let unexpected = Set(object.keys).subtracting(["status", "cited", "note"])
-            if let field = unexpected.sorted().first { throw .schemaMismatch(detail: "unexpected field '\(field.prefix(40))'") }
+            if !unexpected.isEmpty { throw .schemaMismatch(detail: "a field outside the schema") }
         }
         if reply.cited.count > max(1, request.candidates.count) {
             throw .schemaMismatch(detail: "cites \(reply.cited.count) of \(request.candidates.count) candidates")

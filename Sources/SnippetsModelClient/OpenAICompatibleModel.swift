@@ -11,6 +11,10 @@ import FoundationNetworking
 ///
 /// **Invariant:** the API key goes only into the `Authorization` header of requests to `configuration.baseURL`
 /// (redirects are refused) and never into an error, a log line or a result: every detail is `redacted` first.
+///
+/// **Invariant:** no word the model or its server wrote reaches a fault's detail (so a reason the user reads): an
+/// error message, a refusal or a context complaint is reduced to a `ForeignWords` code and the HTTP status, which are
+/// logged; the detail is a sentence of our own.
 public struct OpenAICompatibleModel: AskModel {
     public let configuration: ModelConfiguration
     /// The key read from the environment at creation; private so nothing can print it.
@@ -18,10 +22,17 @@ public struct OpenAICompatibleModel: AskModel {
     private let gateKey: String
     /// The proxy variable that would carry the key to another host over plain http; then nothing is sent.
     private let keyCarryingProxy: String?
+    /// Where a reply whose words were dropped is noted (its `ForeignWords` code and HTTP status, never the words).
+    private let log: @Sendable (String) -> Void
 
-    /// A client for `configuration`, reading the key from `environment[configuration.apiKeyEnvironmentVariable]`.
-    public init(configuration: ModelConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    /// A client for `configuration`, reading the key from `environment[configuration.apiKeyEnvironmentVariable]`;
+    /// `log` takes one line (by default to stderr).
+    public init(
+        configuration: ModelConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment,
+        log: @escaping @Sendable (String) -> Void = OpenAICompatibleModel.logToStandardError
+    ) {
         self.configuration = configuration
+        self.log = log
         let key = configuration.apiKeyEnvironmentVariable.flatMap { environment[$0] }?.trimmingCharacters(in: .whitespacesAndNewlines)
         self.apiKey = (key?.isEmpty ?? true) ? nil : key
         self.gateKey = configuration.serverRoot.absoluteString
@@ -133,7 +144,27 @@ public struct OpenAICompatibleModel: AskModel {
         // The variable is named only when it held a key: a name that is not set may be the key itself, pasted into
         // the setting by mistake, and must not be repeated in a reason the user (or a log) sees.
         let keyVariable = apiKey == nil ? nil : configuration.apiKeyEnvironmentVariable
-        return try redacting { () throws(AskModelError) in try Self.content(of: reply, apiKeyEnvironmentVariable: keyVariable) }
+        let log = self.log
+        return try redacting { () throws(AskModelError) in
+            try Self.content(of: reply, apiKeyEnvironmentVariable: keyVariable) { words in
+                log("the model's reply (HTTP \(reply.status)) was \(words.rawValue); its words are not shown")
+            }
+        }
+    }
+
+    /// One line to stderr.
+    public static func logToStandardError(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+
+    /// What a model or its server said in words of its own, as the fixed code that stands for it.
+    public enum ForeignWords: String, Sendable {
+        /// An HTTP error's message (`error.message`, `message`, or a body that is not JSON).
+        case serverErrorMessage = "a server error message"
+        /// A context-size complaint without the figures.
+        case serverContextMessage = "a context error message"
+        /// `message.refusal` was set.
+        case refusalField = "a refusal field"
+        /// The content reads as a refusal ("I cannot ...").
+        case refusalText = "a refusal in prose"
     }
 
     /// The server's context window per request: `/props` on llama-server (read once per server), else the assumed size.
@@ -218,7 +249,10 @@ public struct OpenAICompatibleModel: AskModel {
     }
 
     /// The assistant's text in a chat completion reply, or the fault the reply means.
-    static func content(of reply: HTTPReply, apiKeyEnvironmentVariable: String?) throws(AskModelError) -> String {
+    /// Words of the model or its server are never put in a fault: `dropped` is told which kind was left out.
+    static func content(
+        of reply: HTTPReply, apiKeyEnvironmentVariable: String?, dropped: (ForeignWords) -> Void = { _ in }
+    ) throws(AskModelError) -> String {
         let object = try? JSONSerialization.jsonObject(with: reply.body) as? [String: Any]
         switch reply.status {
         case 200..<300: break
@@ -241,31 +275,34 @@ public struct OpenAICompatibleModel: AskModel {
                 if let prompt, let context {
                     throw .contextTooLong(detail: "the prompt needs \(prompt) tokens; the context holds \(context) tokens")
                 }
-                throw .contextTooLong(detail: shortened(message))
+                dropped(.serverContextMessage)
+                throw .contextTooLong(detail: "the server said the prompt does not fit its context")
             }
-            throw .serverError(status: reply.status, detail: message.isEmpty ? "no message" : shortened(message))
+            if message.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                throw .serverError(status: reply.status, detail: "no message")
+            }
+            dropped(.serverErrorMessage)
+            throw .serverError(status: reply.status, detail: "the server's own message is not shown")
         }
         guard let object, let choices = object["choices"] as? [[String: Any]], let choice = choices.first else {
             throw .schemaMismatch(detail: "the server's reply has no choices")
         }
         let message = choice["message"] as? [String: Any]
         if let refusal = message?["refusal"] as? String, !refusal.isEmpty {
-            throw .refusal(detail: shortened(refusal))
+            dropped(.refusalField)
+            throw .refusal(detail: "the reply's refusal is not shown")
         }
         let finishReason = choice["finish_reason"] as? String
         if finishReason == "content_filter" { throw .refusal(detail: "the server's content filter stopped the reply") }
         let content = message?["content"] as? String ?? ""
-        if ModelPrompts.readsAsRefusal(content) { throw .refusal(detail: shortened(content)) }
+        if ModelPrompts.readsAsRefusal(content) {
+            dropped(.refusalText)
+            throw .refusal(detail: "the reply's words are not shown")
+        }
         if finishReason == "length", (try? JSONSerialization.jsonObject(with: Data(content.utf8))) == nil {
             throw .schemaMismatch(detail: "the reply was cut off at the token limit")
         }
         return content
-    }
-
-    /// At most 160 characters of server text, on one line.
-    static func shortened(_ text: String) -> String {
-        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ").trimmingCharacters(in: .whitespaces)
-        return line.count > 160 ? String(line.prefix(160)) + "…" : line
     }
 
     /// `fault` with the API key, should any server text quote it, replaced by `[key]`.

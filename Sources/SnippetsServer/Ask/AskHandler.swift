@@ -15,7 +15,8 @@ public enum AskHandler: RequestHandler {
         var params = params
         if params.limit == nil { params.limit = configuration.candidates }
         return try await answer(
-            params, context: context, model: ModelOptions.model(for: configuration, environment: context.configuration.environment))
+            params, context: context, model: ModelOptions.model(
+                for: configuration, environment: context.configuration.environment, log: context.configuration.logError))
     }
 
     /// Answers `params` with `model` (nil: the deterministic pipeline). The model client, when one is configured,

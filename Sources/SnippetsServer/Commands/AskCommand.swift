@@ -61,7 +61,9 @@ public enum AskCommand: SnippetsCommand {
             for warning in ModelOptions.warnings(for: modelConfiguration, environment: context.environment) {
                 context.printError("snippets-lsp ask: \(warning)")
             }
-            let model = ModelOptions.model(for: modelConfiguration, environment: context.environment)
+            let model = ModelOptions.model(for: modelConfiguration, environment: context.environment) { line in
+                context.printError("snippets-lsp ask: \(line)")
+            }
             let learning = !arguments.has("--no-learning")
             let learned = learning ? LearnedWordsStore.load(paths: paths.paths, library: library) : .none
             result = try await AskPipeline(library: library, model: model, learned: learned).answer(request)
@@ -73,7 +75,7 @@ public enum AskCommand: SnippetsCommand {
             return 1
         }
         if arguments.has("--json") {
-            context.print(AskResponse(result, encoding: .utf16, library: library).jsonText())
+            context.printJSON(AskResponse(result, encoding: .utf16, library: library).jsonText())
         } else {
             context.print(text(for: result, library: library))
         }

@@ -77,7 +77,7 @@ public enum CheckCommand: SnippetsCommand {
         var report = CheckReport(library: library, paths: paths, learnedWordsDiagnostics: learned.diagnostics)
         if let engine { report.client = ClientLossReport(library: library, engine: engine) }
         if arguments.has("--json") {
-            context.print(report.json())
+            context.printJSON(report.json())
         } else if let client = report.client {
             context.print(client.text(totals: report.totals))
         } else {

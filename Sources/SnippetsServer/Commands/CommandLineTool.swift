@@ -29,8 +29,12 @@ public struct CommandContext: Sendable {
         self.output = output
     }
 
-    public func print(_ text: String) { output.standardOutput(text + "\n") }
-    public func printError(_ text: String) { output.standardError(text + "\n") }
+    /// Prints a line for a person: control characters and bidi controls escaped (`TerminalText`).
+    public func print(_ text: String) { output.standardOutput(TerminalText.escaped(text) + "\n") }
+    /// Prints a line to stderr, escaped as `print` does.
+    public func printError(_ text: String) { output.standardError(TerminalText.escaped(text) + "\n") }
+    /// Prints JSON as its encoder wrote it (controls inside strings are already `\u` escapes).
+    public func printJSON(_ text: String) { output.standardOutput(text + "\n") }
 }
 
 /// A subcommand of `snippets-lsp`.

@@ -52,7 +52,7 @@ public enum DoctorCommand: SnippetsCommand {
         let report = await DoctorReport.make(
             libraryFlags: arguments.values("--library"), settingsJSON: settingsJSON, commandLineModel: commandLineModel,
             environment: context.environment)
-        context.print(arguments.has("--json") ? report.json() : report.text())
+        if arguments.has("--json") { context.printJSON(report.json()) } else { context.print(report.text()) }
         return report.problems.isEmpty ? 0 : 1
     }
 

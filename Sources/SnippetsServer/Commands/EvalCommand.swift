@@ -78,13 +78,16 @@ public enum EvalCommand: SnippetsCommand {
                 context.printError("snippets-lsp eval: \(warning)")
             }
             evaluation = try await AskEvaluation.run(
-                battery, library: library, model: ModelOptions.model(for: modelConfiguration, environment: context.environment),
+                battery, library: library,
+                model: ModelOptions.model(for: modelConfiguration, environment: context.environment) { line in
+                    context.printError("snippets-lsp eval: \(line)")
+                },
                 limit: modelConfiguration?.candidates ?? AskRequest.defaultLimit)
         } catch {
             context.printError("snippets-lsp eval: cancelled")
             return 1
         }
-        context.print(arguments.has("--json") ? evaluation.json() : evaluation.text())
+        if arguments.has("--json") { context.printJSON(evaluation.json()) } else { context.print(evaluation.text()) }
         return evaluation.overall.invariantsHold ? 0 : 1
     }
 }

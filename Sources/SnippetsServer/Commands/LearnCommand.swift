@@ -61,7 +61,7 @@ public enum LearnCommand: SnippetsCommand {
                     question: question.isEmpty ? nil : question, snippet: snippet, library: library, paths: paths,
                     mayWrite: mayWrite)
                 if arguments.has("--json") {
-                    context.print(String(decoding: JSONValue.object(["forgotten": .int(removed)]).serialized(), as: UTF8.self))
+                    context.printJSON(String(decoding: JSONValue.object(["forgotten": .int(removed)]).serialized(), as: UTF8.self))
                 } else {
                     context.print(removed == 0 ? "Nothing to forget." : "Forgot \(removed) learned word\(removed == 1 ? "" : "s").")
                 }
@@ -76,7 +76,7 @@ public enum LearnCommand: SnippetsCommand {
                     "snippet": .string(snippet.id.rawValue), "title": .string(snippet.title),
                     "learned": .array(outcome.words.map(JSONValue.string)), "file": outcome.path.map(JSONValue.string) ?? .null,
                 ])
-                context.print(String(decoding: json.serialized(), as: UTF8.self))
+                context.printJSON(String(decoding: json.serialized(), as: UTF8.self))
             } else if outcome.words.isEmpty {
                 context.print("Nothing new to learn: \"\(snippet.title)\" already has every content word of the question.")
             } else {

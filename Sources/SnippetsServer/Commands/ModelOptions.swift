@@ -70,8 +70,10 @@ public enum ModelOptions {
         return ["warning: --model-key-env names \(name), which is not set; sending no key"]
     }
 
-    /// The client for `configuration`, reading its key from `environment`.
-    public static func model(for configuration: ModelConfiguration?, environment: [String: String]) -> (any AskModel)? {
-        configuration.map { OpenAICompatibleModel(configuration: $0, environment: environment) }
+    /// The client for `configuration`, reading its key from `environment`; `log` takes its stderr lines.
+    public static func model(
+        for configuration: ModelConfiguration?, environment: [String: String], log: @escaping @Sendable (String) -> Void
+    ) -> (any AskModel)? {
+        configuration.map { OpenAICompatibleModel(configuration: $0, environment: environment, log: log) }
     }
 }

@@ -49,7 +49,7 @@ public enum SearchCommand: SnippetsCommand {
         let library = paths.load()
         // "No snippets match" is only said about a library that was searched.
         if let unsearchable = LibraryState.result(for: library) {
-            if arguments.has("--json") { context.print("[]") }
+            if arguments.has("--json") { context.printJSON("[]") }
             context.printError("snippets-lsp search: \(unsearchable.answer)")
             if let reason = unsearchable.reason {
                 context.printError("\(unsearchable.status.rawValue) (\(reason.code.rawValue)): \(reason.message)")
@@ -61,7 +61,7 @@ public enum SearchCommand: SnippetsCommand {
         let hits = results.hits.compactMap { hit in library.snippet(withID: hit.snippetID).map { (hit, $0) } }
 
         if arguments.has("--json") {
-            context.print(jsonText(hits))
+            context.printJSON(jsonText(hits))
             return 0
         }
         guard !hits.isEmpty else {
