@@ -27,6 +27,105 @@ func leastCPU(repeats: Int = 3, prepare: () throws -> Void = {}, _ work: () thro
     return least
 }
 
+/// A git work tree made by hand (no `git`): `HEAD` on `main`, the commit in a loose ref or `packed-refs`, an index
+/// written byte by byte, and one snippet file.
+final class HandMadeRepository: Sendable {
+    let root: String
+    var snippetFile: String { root + "/s.code-snippets" }
+    static let commit = "0123456789abcdef0123456789abcdef01234567"
+
+    init() throws {
+        root = NSTemporaryDirectory() + "hand-made-git-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: root + "/.git/refs/heads", withIntermediateDirectories: true)
+        try "ref: refs/heads/main\n".write(toFile: root + "/.git/HEAD", atomically: true, encoding: .utf8)
+        try #"{"Greeting": {"prefix": "hi", "body": "Hello there"}}"#.write(toFile: snippetFile, atomically: true, encoding: .utf8)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+
+    var layer: LibraryLayer { LibraryLayer(path: root, name: "team") }
+
+    func revision() -> LayerRevision {
+        let library = LibraryLoader(fileSystem: DiskFileSystem()).load(layers: [layer])
+        return GitRevision.revision(of: layer, files: library.files)
+    }
+
+    func writeLooseRef(_ id: String = commit) throws {
+        try (id + "\n").write(toFile: root + "/.git/refs/heads/main", atomically: true, encoding: .utf8)
+    }
+
+    /// `packed-refs` with `count` tags before `refs/heads/main` (the line looked for comes last), dated an hour
+    /// ago, as a clone's is.
+    func writePackedRefs(tags count: Int, main id: String = commit) throws {
+        var text = "# pack-refs with: peeled fully-peeled sorted \n"
+        text.reserveCapacity(count * 64)
+        for number in 0..<count { text += String(format: "%040x refs/tags/v%09d\n", number, number) }
+        text += id + " refs/heads/main\n"
+        try text.write(toFile: root + "/.git/packed-refs", atomically: true, encoding: .utf8)
+        var times = [timeval(tv_sec: time(nil) - 3600, tv_usec: 0), timeval(tv_sec: time(nil) - 3600, tv_usec: 0)]
+        _ = utimes(root + "/.git/packed-refs", &times)
+    }
+
+    /// Git's varint for a version-4 path's "bytes to drop".
+    static func varint(_ value: Int) -> [UInt8] {
+        var value = value
+        var bytes = [UInt8(value & 127)]
+        value >>= 7
+        while value != 0 {
+            value -= 1
+            bytes.insert(UInt8(128 | (value & 127)), at: 0)
+            value >>= 7
+        }
+        return bytes
+    }
+
+    /// One version-4 path as git writes it: how many bytes of the previous path to drop, then what follows.
+    struct CompressedPath {
+        var drop: Int
+        var suffix: [UInt8]
+    }
+
+    /// A version-4 index of `paths` (in git's order), then the snippet file's true entry (it sorts after them), so
+    /// the file reads as unchanged only when the whole index was read. Written without ever holding the paths.
+    func writeIndexV4(paths: [CompressedPath]) throws {
+        let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: snippetFile)))
+        let stamp = try #require(GitRevision.stamp(of: snippetFile))
+        let id = Array(SHA1.gitBlobID(bytes).utf8)
+        var objectID: [UInt8] = []
+        for start in stride(from: 0, to: id.count, by: 2) {
+            let digits = String(decoding: id[start..<(start + 2)], as: UTF8.self)
+            objectID.append(UInt8(digits, radix: 16) ?? 0)
+        }
+        var index = Array("DIRC".utf8) + [0, 0, 0, 4] + bigEndian(UInt32(paths.count + 1))
+        index.reserveCapacity(paths.count * 70)
+        var length = 0
+        func append(_ path: CompressedPath, stamp: GitRevision.Stamp? = nil) {
+            var entry = [UInt8](repeating: 0, count: 62)
+            if let stamp {
+                entry.replaceSubrange(8..<12, with: bigEndian(stamp.seconds))
+                entry.replaceSubrange(12..<16, with: bigEndian(stamp.nanoseconds))
+                entry.replaceSubrange(36..<40, with: bigEndian(stamp.size))
+                entry.replaceSubrange(40..<60, with: objectID)
+            }
+            length += path.suffix.count - path.drop
+            entry[60] = UInt8(min(length, 0xFFF) >> 8)
+            entry[61] = UInt8(min(length, 0xFFF) & 0xFF)
+            index += entry
+            index += Self.varint(path.drop)
+            index += path.suffix
+            index.append(0)
+        }
+        for path in paths { append(path) }
+        append(CompressedPath(drop: length, suffix: Array("s.code-snippets".utf8)), stamp: stamp)
+        index += [UInt8](repeating: 0, count: 20)  // the checksum (not checked)
+        try Data(index).write(to: URL(fileURLWithPath: root + "/.git/index"))
+    }
+
+    private func bigEndian(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+    }
+}
+
 @Suite(.serialized) struct HostileFilesTests {
     // MARK: The JSON reader
 
@@ -44,5 +143,64 @@ func leastCPU(repeats: Int = 3, prepare: () throws -> Void = {}, _ work: () thro
         let largeCost = try leastCPU { _ = try JSONValue.parse(large) }
         let ratio = Double(largeCost) / Double(smallCost)
         #expect(ratio < 8, "50,000 zeros: \(smallCost / 1000) µs, 200,000: \(largeCost / 1000) µs, ratio \(ratio) (linear: about 4)")
+    }
+
+    // MARK: The git index
+
+    /// A version-4 index whose every path is the previous one plus a byte: keeping every path cost 240 MB for 1.3 MB
+    /// of index, and time quadratic in its size. Now four times the index costs about four times as much (or stops
+    /// early at a path longer than git allows), and an index of many long paths below that limit is read to its end.
+    @Test func aHostileVersion4IndexCostsTimeLinearInItsSize() throws {
+        let repository = try HandMadeRepository()
+        try repository.writeLooseRef()
+        // "a", "aa", "aaa", …: each entry adds one byte to the path before it.
+        func growing(_ count: Int) -> [HandMadeRepository.CompressedPath] {
+            [HandMadeRepository.CompressedPath](repeating: .init(drop: 0, suffix: [UInt8(ascii: "a")]), count: count)
+        }
+        func cost(_ paths: [HandMadeRepository.CompressedPath]) throws -> UInt64 {
+            // A fresh index each time: what the server reads on a reload after a checkout.
+            try leastCPU(prepare: { try repository.writeIndexV4(paths: paths) }) { _ = repository.revision() }
+        }
+        let small = try cost(growing(5_000))
+        let large = try cost(growing(20_000))
+        let ratio = Double(large) / Double(small)
+        #expect(ratio < 8, "5,000 growing paths: \(small / 1_000_000) ms, 20,000: \(large / 1_000_000) ms, ratio \(ratio)")
+        let revision = repository.revision()
+        #expect(revision.kind == .git && revision.commit == HandMadeRepository.commit)
+
+        // Paths up to 2,000 bytes, each sharing all but its last byte with the one before: read to the end, linear.
+        func sawtooth(_ count: Int) -> [HandMadeRepository.CompressedPath] {
+            (0..<count).map { (number: Int) -> HandMadeRepository.CompressedPath in
+                guard number % 2_000 == 0 else { return HandMadeRepository.CompressedPath(drop: 0, suffix: [UInt8(ascii: "a")]) }
+                let start: [UInt8] = Array(String(format: "d%06d/a", number / 2_000).utf8)
+                return HandMadeRepository.CompressedPath(drop: number == 0 ? 0 : 2_008, suffix: start)
+            }
+        }
+        let shorter = try cost(sawtooth(8_000))
+        let longer = try cost(sawtooth(32_000))
+        #expect(repository.revision().text == "git:" + HandMadeRepository.commit, "the snippet file's entry after them was found")
+        let sawtoothRatio = Double(longer) / Double(shorter)
+        #expect(sawtoothRatio < 8, "8,000 paths: \(shorter / 1_000_000) ms, 32,000: \(longer / 1_000_000) ms, ratio \(sawtoothRatio)")
+    }
+
+    // MARK: Re-reading git files
+
+    /// A 64 MB `packed-refs` made each save take 5 s: every reload re-read and re-parsed it. Once read, a reload
+    /// costs the same with 2,000 refs as with 200,000 while the file stays the same; a changed file is read again.
+    @Test func aLargePackedRefsIsNotReadAgainWhileItStaysTheSame() throws {
+        let repository = try HandMadeRepository()
+        func secondReload(tags: Int) throws -> UInt64 {
+            try repository.writePackedRefs(tags: tags)
+            #expect(repository.revision().commit == HandMadeRepository.commit)
+            return try leastCPU { _ = repository.revision() }
+        }
+        let small = try secondReload(tags: 2_000)
+        let large = try secondReload(tags: 200_000)
+        let ratio = Double(large) / Double(small)
+        #expect(ratio < 4, "2,000 refs: \(small / 1000) µs, 200,000 refs: \(large / 1000) µs per reload, ratio \(ratio)")
+        // A pull rewrites it: the new commit is seen.
+        let next = "89abcdef0123456789abcdef0123456789abcdef"
+        try repository.writePackedRefs(tags: 200_000, main: next)
+        #expect(repository.revision().commit == next)
     }
 }
