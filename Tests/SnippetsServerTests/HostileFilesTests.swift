@@ -203,4 +203,37 @@ final class HandMadeRepository: Sendable {
         try repository.writePackedRefs(tags: 200_000, main: next)
         #expect(repository.revision().commit == next)
     }
+
+    // MARK: Learned words
+
+    /// A team layer's learned-words file with a key `../personal/mine.code-snippets` taught the user's own snippet.
+    @Test func aLearnedWordsFileSpeaksOnlyForItsOwnFolderAndLayer() async throws {
+        let fixture = try TeamLibraryFixture()
+        try """
+            {
+              "../personal/mine.code-snippets": { "Thank-you note": ["zebra", "quokka"] },
+              "javascript.json": { "Release checklist": ["shipping"] }
+            }
+            """.write(toFile: fixture.team + "/" + LearnedWords.fileName, atomically: true, encoding: .utf8)
+        let library = LayerLoading.load(layers: fixture.layers)
+        let learned = LearnedWordsStore.load(paths: fixture.layers.map(\.path), library: library)
+        let thanks = try #require(library.snippets.first { $0.title == "Thank-you note" })
+        let release = try #require(library.snippets.first { $0.title == "Release checklist" })
+        #expect(learned.words(for: thanks.id) == [])
+        #expect(learned.words(for: release.id) == ["shipping"])
+        #expect(learned.diagnostics.map(\.code) == ["learned-outside-folder"])
+        let ask = await runCommand(["ask", "zebra quokka"] + fixture.flags)
+        #expect(!ask.out.contains("Thank-you note"), "\(ask.out)")
+        #expect(!ask.out.contains("Matched words you used before"))
+
+        // Nor may a folder's file teach a layer nested inside it.
+        let nested = fixture.personal + "/nested"
+        try FileManager.default.createDirectory(atPath: nested, withIntermediateDirectories: true)
+        try #"{"Inner": {"prefix": "inner", "body": "inner"}}"#.write(toFile: nested + "/n.code-snippets", atomically: true, encoding: .utf8)
+        try #"{"nested/n.code-snippets": {"Inner": ["walrus"]}}"#.write(toFile: fixture.personal + "/" + LearnedWords.fileName, atomically: true, encoding: .utf8)
+        let layers = [LibraryLayer(path: nested, name: "inner"), LibraryLayer(path: fixture.personal, name: "outer")]
+        let nestedLibrary = LayerLoading.load(layers: layers)
+        let nestedLearned = LearnedWordsStore.load(paths: layers.map(\.path), library: nestedLibrary)
+        #expect(nestedLearned.isEmpty)
+    }
 }
