@@ -206,6 +206,51 @@ final class HandMadeRepository: Sendable {
 
     // MARK: Learned words
 
+    @Test func aLearnedWordsFileLinkingOutOfTheLibraryIsNotWritten() async throws {
+        let fixture = try TeamLibraryFixture()
+        let outside = fixture.root + "/outside"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        let settings = "{\n  \"editor.fontSize\": 14\n}\n"
+        try settings.write(toFile: outside + "/settings.json", atomically: true, encoding: .utf8)
+        let link = fixture.personal + "/" + LearnedWords.fileName
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "../outside/settings.json")
+        let environment = ["SNIPPETS_READ_ONLY": "team"]
+
+        let learned = await runCommand(["learn", "grateful colleague message", "--snippet", "Thank-you note"] + fixture.flags, environment: environment)
+        #expect(learned.status == 1)
+        #expect(learned.err.contains("is a link to") && learned.err.contains("nothing was written"), "\(learned.err)")
+        #expect(try String(contentsOfFile: outside + "/settings.json", encoding: .utf8) == settings)
+
+        // The editor's command too.
+        let client = TestClient(diskLayers: fixture.layers)
+        try await client.initialize()
+        let thanks = try #require(await client.server.snapshot.library.snippets.first { $0.title == "Thank-you note" })
+        let reply = await client.request(
+            "workspace/executeCommand",
+            ["command": "snippets.learn", "arguments": [["question": "grateful colleague message", "id": .string(thanks.id.rawValue)]]])
+        guard case .failure(let error) = reply else {
+            Issue.record("learned through a link out of the library: \(String(describing: reply))")
+            return
+        }
+        #expect(error.message.contains("is a link to"))
+        #expect(try String(contentsOfFile: outside + "/settings.json", encoding: .utf8) == settings)
+    }
+
+    @Test func aLearnedWordsFileLinkingIntoAReadOnlyLayerIsRefused() async throws {
+        let fixture = try TeamLibraryFixture()
+        let teamLearned = fixture.team + "/" + LearnedWords.fileName
+        let teamText = "{\n  \"javascript.json\": {\n    \"Team log\": [\"audit\"]\n  }\n}\n"
+        try teamText.write(toFile: teamLearned, atomically: true, encoding: .utf8)
+        try fixture.commit("Learned words")
+        try FileManager.default.createSymbolicLink(atPath: fixture.personal + "/" + LearnedWords.fileName, withDestinationPath: teamLearned)
+
+        let learned = await runCommand(
+            ["learn", "grateful colleague message", "--snippet", "Thank-you note"] + fixture.flags, environment: ["SNIPPETS_READ_ONLY": "team"])
+        #expect(learned.status == 1, "\(learned.out)")
+        #expect(try String(contentsOfFile: teamLearned, encoding: .utf8) == teamText)
+        #expect(try fixture.git("status", "--porcelain") == "")
+    }
+
     /// A team layer's learned-words file with a key `../personal/mine.code-snippets` taught the user's own snippet.
     @Test func aLearnedWordsFileSpeaksOnlyForItsOwnFolderAndLayer() async throws {
         let fixture = try TeamLibraryFixture()
@@ -235,5 +280,27 @@ final class HandMadeRepository: Sendable {
         let nestedLibrary = LayerLoading.load(layers: layers)
         let nestedLearned = LearnedWordsStore.load(paths: layers.map(\.path), library: nestedLibrary)
         #expect(nestedLearned.isEmpty)
+    }
+
+    @Test func forgettingLeavesReadOnlyLayersAndForgetsInWritableOnes() async throws {
+        let fixture = try TeamLibraryFixture()
+        let teamLearned = fixture.team + "/" + LearnedWords.fileName
+        let teamText = "{\n  \"javascript.json\": {\n    \"Team log\": [\"zebra\", \"audit\"]\n  }\n}\n"
+        try teamText.write(toFile: teamLearned, atomically: true, encoding: .utf8)
+        let personalLearned = fixture.personal + "/" + LearnedWords.fileName
+        try "{\n  \"mine.code-snippets\": {\n    \"Thank-you note\": [\"zebra\", \"grateful\"]\n  }\n}\n"
+            .write(toFile: personalLearned, atomically: true, encoding: .utf8)
+        let environment = ["SNIPPETS_READ_ONLY": "team"]
+
+        let forgot = await runCommand(["learn", "--forget", "zebra"] + fixture.flags, environment: environment)
+        #expect(forgot.status == 0, "\(forgot.err)")
+        #expect(forgot.out == "Forgot 1 learned word.\nLeft 1 learned word in \(teamLearned): it is in a read-only library layer.\n")
+        #expect(try String(contentsOfFile: teamLearned, encoding: .utf8) == teamText)
+        let personal = try String(contentsOfFile: personalLearned, encoding: .utf8)
+        #expect(personal.contains("\"grateful\"") && !personal.contains("zebra"))
+
+        let json = await runCommand(["learn", "--forget", "--snippet", "Team log", "--json"] + fixture.flags, environment: environment)
+        #expect(json.status == 0)
+        #expect(try JSONValue.parse(Array(json.out.utf8)) == ["forgotten": 0, "leftReadOnly": [["file": .string(teamLearned), "words": 2]]])
     }
 }
