@@ -495,7 +495,10 @@ func spawnClosingDescriptors(_ command: [String], environment: [String: String])
         try Data("DIRC\0\0\0\u{2}\u{7f}\u{ff}\u{ff}\u{ff}junk".utf8).write(to: URL(fileURLWithPath: fixture.team + "/.git/index"))
         let revision = LayerLoading.load(layers: [layer]).layerRevisions["team"]
         #expect(revision?.commit == fixture.head && revision?.hasUncommittedChanges == nil)
-        #expect(GitRevision.parseIndex(Array("DIRC".utf8) + [0, 0, 0, 4, 0, 0, 0, 1] + [UInt8](repeating: 0xff, count: 70)) == nil)
+        #expect(
+            GitRevision.scanIndex(
+                Array("DIRC".utf8) + [0, 0, 0, 4, 0, 0, 0, 1] + [UInt8](repeating: 0xff, count: 70), layerPrefix: "",
+                layerRoot: fixture.team, workTree: fixture.team, loaded: []) == nil)
     }
 
     private func newText(_ edit: CompletionTextEdit) -> String {

@@ -140,15 +140,30 @@ extension LearnedWords {
         LibraryPath.join(folder, fileName)
     }
 
-    /// Where a snippet's entry goes: the library folder (of `folders`, the innermost holding the snippet's file)
-    /// and the file's path relative to it. Nil for a snippet outside every folder (a project snippet).
+    /// Where a snippet's entry goes: the learned-words folder of the snippet's own layer (of `folders`) and the
+    /// file's path relative to it. Nil for a snippet outside every folder (a project snippet).
     public static func place(of snippet: Snippet, in library: SnippetLibrary, folders: [String]) -> (folder: String, file: String)? {
-        guard let file = library.files.first(where: { $0.uri == snippet.location.uri }) else { return nil }
+        guard let file = library.files.first(where: { $0.uri == snippet.location.uri }),
+            let layer = library.layers.first(where: { $0.name == file.layer })
+        else { return nil }
         let path = LibraryPath.normalize(file.path)
-        let holding = folders.map(LibraryPath.normalize).filter { path.hasPrefix($0 == "/" ? "/" : $0 + "/") }
-        guard let folder = holding.max(by: { $0.count < $1.count }) else { return nil }
+        let folder = self.folder(of: layer, in: library)
+        guard folders.map(LibraryPath.normalize).contains(folder), path.hasPrefix(folder == "/" ? "/" : folder + "/") else { return nil }
         let relative = String(path.dropFirst(folder == "/" ? 1 : folder.count + 1))
         return (folder, relative)
+    }
+
+    /// The folder whose learned-words file speaks for `layer` (as `folder(forLibraryPath:isDirectory:)` finds it on
+    /// the disk): its directory, or the directory of a layer that is one file (a snippet file, a `package.json`).
+    static func folder(of layer: LibraryLayer, in library: SnippetLibrary) -> String {
+        let path = LibraryPath.normalize(layer.path)
+        var isDirectory = false
+        for file in library.files where file.layer == layer.name {
+            let filePath = LibraryPath.normalize(file.path)
+            if filePath == path { return LibraryPath.parent(path) }
+            if filePath.hasPrefix(path == "/" ? "/" : path + "/") { isDirectory = true }
+        }
+        return isDirectory || !LibraryPath.name(path).contains(".") ? path : LibraryPath.parent(path)
     }
 
     /// The entries of a learned-words file's bytes, and its problems (reported against `uri`).
@@ -188,23 +203,36 @@ extension LearnedWords {
 
     /// The learned words of `library` from the learned-words files of `folders`, read through `fileSystem`. A file
     /// that is missing is no problem; an entry whose snippet is gone is a warning and is not used.
+    ///
+    /// A learned-words file speaks only for the snippets of its own folder and layer: a key must be a path inside
+    /// the folder (no `..`, not absolute), and the snippet must be in the layer whose folder it is (a layer's
+    /// directory, or the directory of a layer that is one file), so a team layer's file cannot teach the user's own
+    /// snippets, nor a folder's file a layer nested in it. Anything else is a warning and is not used.
     public static func load(folders: [String], fileSystem: any LibraryFileSystem, library: SnippetLibrary) -> LearnedWords {
         var words: [SnippetID: [String]] = [:]
         var diagnostics: [LibraryDiagnostic] = []
         var seenFolders: Set<String> = []
         // Snippets by file path and title, built once (a library may have thousands of files), and only when a
         // learned-words file has entries: most libraries have none, and this is on the way to the first answer.
-        var byPathAndTitle: [String: [String: [SnippetID]]]?
-        func snippets(inFile path: String, titled title: String) -> [SnippetID] {
+        var byPathAndTitle: [String: [String: [(id: SnippetID, layer: String)]]]?
+        func snippets(inFile path: String, titled title: String) -> [(id: SnippetID, layer: String)] {
             if byPathAndTitle == nil {
-                var index: [String: [String: [SnippetID]]] = [:]
+                var index: [String: [String: [(id: SnippetID, layer: String)]]] = [:]
                 for file in library.files {
                     let path = LibraryPath.normalize(file.path)
-                    for snippet in file.snippets { index[path, default: [:]][snippet.title, default: []].append(snippet.id) }
+                    for snippet in file.snippets { index[path, default: [:]][snippet.title, default: []].append((snippet.id, file.layer)) }
                 }
                 byPathAndTitle = index
             }
             return byPathAndTitle?[path]?[title] ?? []
+        }
+        // Each layer's learned-words folder, also found only when a file is read.
+        var folderByLayer: [String: String]?
+        func layers(speakingFrom folder: String) -> Set<String> {
+            if folderByLayer == nil {
+                folderByLayer = Dictionary(library.layers.map { ($0.name, self.folder(of: $0, in: library)) }, uniquingKeysWith: { first, _ in first })
+            }
+            return Set((folderByLayer ?? [:]).filter { $0.value == folder }.keys)
         }
         for folder in folders.map(LibraryPath.normalize) where seenFolders.insert(folder).inserted {
             let path = filePath(inFolder: folder)
@@ -225,11 +253,26 @@ extension LearnedWords {
                     message: "the learned-words file could not be read: \(error)"))
                 continue
             }
+            // The layers this folder's file speaks for.
+            let layers = layers(speakingFrom: folder)
             let parsed = parse(bytes, uri: uri)
             diagnostics += parsed.diagnostics
             for (entry, position) in zip(parsed.entries, parsed.locations) {
-                let matching = snippets(inFile: LibraryPath.join(folder, entry.file), titled: entry.title)
+                guard isInsideFolder(entry.file) else {
+                    diagnostics.append(LibraryDiagnostic(
+                        uri: uri, position: position, severity: .warning, code: "learned-outside-folder",
+                        message: "learned words for \"\(entry.title)\" in \(entry.file): a learned-words file speaks only for the snippet files of its own folder; they are not used"))
+                    continue
+                }
+                let found = snippets(inFile: LibraryPath.join(folder, entry.file), titled: entry.title)
+                let matching = found.filter { layers.contains($0.layer) }.map(\.id)
                 guard !matching.isEmpty else {
+                    if !found.isEmpty {
+                        diagnostics.append(LibraryDiagnostic(
+                            uri: uri, position: position, severity: .warning, code: "learned-outside-folder",
+                            message: "learned words for \"\(entry.title)\" in \(entry.file): that snippet is in another library layer, and a learned-words file speaks only for its own; they are not used"))
+                        continue
+                    }
                     diagnostics.append(LibraryDiagnostic(
                         uri: uri, position: position, severity: .warning, code: "learned-snippet-gone",
                         message: "learned words for \"\(entry.title)\" in \(entry.file): no such snippet in the library any more; they are not used (`snippets-lsp learn --forget --snippet` or delete the entry)"))
@@ -241,5 +284,11 @@ extension LearnedWords {
             }
         }
         return LearnedWords(wordsBySnippet: words, diagnostics: diagnostics)
+    }
+
+    /// Whether a learned-words key names a file inside its folder: relative, without `..`, not empty.
+    static func isInsideFolder(_ key: String) -> Bool {
+        let components = key.split(separator: "/", omittingEmptySubsequences: true)
+        return !key.hasPrefix("/") && !components.isEmpty && !components.contains("..") && !key.contains("\0")
     }
 }

@@ -32,7 +32,8 @@ public enum BenchCommand: SnippetsCommand {
           --startups N     How many times to time start-up at each size; the median is printed (default 3).
           --hostile        Also time loading hostile input at two sizes and print the ratio (about 2 when linear,
                            4 when quadratic): a body of 25,000 then 50,000 unclosed placeholders, and one snippet
-                           file 300 then 600 folders deep.
+                           file 300 then 600 folders deep, and a JSON message holding the number 0.000…01
+                           with 200,000 then 400,000 zeros.
         """
 
     /// The corpora used when no `--library` is given, relative to the current directory.
@@ -100,6 +101,7 @@ public enum BenchCommand: SnippetsCommand {
         if arguments.has("--hostile") {
             context.print("hostile bodies:  \(hostileBodyFigures())")
             context.print("deep folders:    \(deepTreeFigures())")
+            context.print("long numbers:    \(longNumberFigures())")
         }
 
         let questions = BenchQueries.questions(from: library, count: askCount)
@@ -307,6 +309,21 @@ public enum BenchCommand: SnippetsCommand {
         let ratio = Double(large) / Double(max(small, 1))
         return "\(units / 1000)k constructs CPU \(milliseconds(small)) ms, \(units * 2 / 1000)k CPU \(milliseconds(large)) ms, "
             + "ratio \(String(format: "%.2f", ratio)) (linear: about 2)"
+    }
+
+    /// Reading a JSON-RPC message whose id is `0.000…01` at two lengths, in CPU time: about 2 when the reader is
+    /// linear in bytes, 4 when quadratic (as it was when leading zeros were stripped one at a time).
+    static func longNumberFigures(zeros: Int = 200_000) -> String {
+        func cpu(_ count: Int) -> UInt64 {
+            let message = Array(("{\"jsonrpc\":\"2.0\",\"method\":\"$/cancelRequest\",\"params\":{\"id\":0." + String(repeating: "0", count: count) + "1}}").utf8)
+            let start = processCPUNanoseconds()
+            _ = try? JSONValue.parse(message)
+            return processCPUNanoseconds() - start
+        }
+        let small = cpu(zeros)
+        let large = cpu(zeros * 2)
+        return "\(zeros / 1000)k zeros CPU \(milliseconds(small)) ms, \(zeros * 2 / 1000)k CPU \(milliseconds(large)) ms, "
+            + "ratio \(String(format: "%.2f", Double(large) / Double(max(small, 1)))) (linear: about 2)"
     }
 
     /// CPU time used by the whole process so far: unlike wall time, it does not grow when other work shares the

@@ -18,6 +18,7 @@ public enum LearnCommand: SnippetsCommand {
           --forget --snippet S            every word learned for S;
           --forget QUESTION               the question's words, from every snippet that learned them;
           --forget QUESTION --snippet S   the question's words, from S only.
+        Learned-words files in read-only layers are left as they are, and named when they hold such words.
 
         Options:
           --snippet ID_OR_TITLE  The snippet: its identifier (as in `ask --json`), or its exact title.
@@ -57,13 +58,18 @@ public enum LearnCommand: SnippetsCommand {
         do {
             let snippet = try snippetName.map { name throws(LearnError) in try LearnedWordsStore.snippet(named: name, in: library) }
             if forgetting {
-                let removed = try LearnedWordsStore.forget(
+                let outcome = try LearnedWordsStore.forget(
                     question: question.isEmpty ? nil : question, snippet: snippet, library: library, paths: paths,
                     mayWrite: mayWrite)
+                let removed = outcome.removed
                 if arguments.has("--json") {
-                    context.printJSON(String(decoding: JSONValue.object(["forgotten": .int(removed)]).serialized(), as: UTF8.self))
+                    let left: [JSONValue] = outcome.leftReadOnly.map { .object(["file": .string($0.path), "words": .int($0.words)]) }
+                    context.printJSON(String(decoding: JSONValue.object(["forgotten": .int(removed), "leftReadOnly": .array(left)]).serialized(), as: UTF8.self))
                 } else {
                     context.print(removed == 0 ? "Nothing to forget." : "Forgot \(removed) learned word\(removed == 1 ? "" : "s").")
+                    for file in outcome.leftReadOnly {
+                        context.print("Left \(file.words) learned word\(file.words == 1 ? "" : "s") in \(file.path): it is in a read-only library layer.")
+                    }
                 }
                 return 0
             }

@@ -50,7 +50,7 @@ enum LearnAction {
         do {
             outcome = try LearnedWordsStore.learn(
                 question: question, snippet: snippet, library: snapshot.library, learned: snapshot.learned,
-                paths: layers.map(\.path), mayWrite: { folder in configured(folder) && readOnlyLayers(folder) })
+                paths: layers.map(\.path), mayWrite: { target in configured(target) && readOnlyLayers(target) })
         } catch {
             throw refusal(error.description)
         }

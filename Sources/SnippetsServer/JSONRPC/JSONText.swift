@@ -38,43 +38,61 @@ enum JSONText {
     }
 
     /// The integer a JSON number's text denotes exactly (`5.0`, `1e2`, `9007199254740993.0`), or nil when it
-    /// denotes a fraction or a value outside `Int`. Decimal arithmetic on the digits: no rounding through `Double`.
+    /// denotes a fraction or a value outside `Int`. Decimal arithmetic on the digits, no rounding through `Double`,
+    /// in one pass over the text: `0.000…01` with a million zeros costs a million steps, not a million squared.
     static func exactInteger(_ text: String) -> Int? {
         let bytes = Array(text.utf8)
+        let zero = UInt8(ascii: "0")
         var index = 0
-        let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
-        if negative { index += 1 }
-        var digits: [UInt8] = []
+        let negative = bytes.first == UInt8(ascii: "-")
+        if negative { index = 1 }
+        // The digits before and after the point are one sequence; where its first and last non-zero digits are.
+        var digitCount = 0
         var fractionCount = 0
         var inFraction = false
+        var firstSignificant = -1  // in digits
+        var lastSignificant = -1
+        var firstSignificantByte = 0  // in bytes
+        var lastSignificantByte = 0
         while index < bytes.count, bytes[index] != UInt8(ascii: "e"), bytes[index] != UInt8(ascii: "E") {
-            if bytes[index] == UInt8(ascii: ".") {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ".") {
                 inFraction = true
             } else {
-                digits.append(bytes[index])
+                if byte != zero {
+                    if firstSignificant < 0 {
+                        firstSignificant = digitCount
+                        firstSignificantByte = index
+                    }
+                    lastSignificant = digitCount
+                    lastSignificantByte = index
+                }
+                digitCount += 1
                 if inFraction { fractionCount += 1 }
             }
             index += 1
         }
+        guard firstSignificant >= 0 else { return 0 }
         var exponent = 0
         if index < bytes.count {
             index += 1
-            let exponentText = String(decoding: bytes[index...], as: UTF8.self)
-            // More than a few exponent digits: only zero is an integer that fits (or a fraction, refused below).
-            exponent = exponentText.count <= 6 ? Int(exponentText) ?? 0 : (exponentText.hasPrefix("-") ? -1_000_000 : 1_000_000)
+            let exponentIsNegative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
+            if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
+            // Saturated: past a billion, only "a fraction" or "too large" can follow, as for the exact value.
+            while index < bytes.count {
+                exponent = min(exponent * 10 + Int(bytes[index] &- zero), 1_000_000_000)
+                index += 1
+            }
+            if exponentIsNegative { exponent = -exponent }
         }
-        while let first = digits.first, first == UInt8(ascii: "0") { digits.removeFirst() }
-        if digits.isEmpty { return 0 }
-        let shift = exponent - fractionCount
-        if shift >= 0 {
-            guard digits.count + shift <= 19 else { return nil }
-            digits += Array(repeating: UInt8(ascii: "0"), count: shift)
-        } else {
-            guard -shift <= digits.count, digits.suffix(-shift).allSatisfy({ $0 == UInt8(ascii: "0") }) else { return nil }
-            digits.removeLast(-shift)
-            if digits.isEmpty { return 0 }
-        }
-        return Int((negative ? "-" : "") + String(decoding: digits, as: UTF8.self))
+        // The value is the significant digits times 10^shift.
+        let shift = exponent - fractionCount + (digitCount - 1 - lastSignificant)
+        guard shift >= 0 else { return nil }  // a fraction
+        guard lastSignificant - firstSignificant + 1 + shift <= 19 else { return nil }
+        var digits: [UInt8] = negative ? [UInt8(ascii: "-")] : []
+        for byte in bytes[firstSignificantByte...lastSignificantByte] where byte != UInt8(ascii: ".") { digits.append(byte) }
+        digits += repeatElement(zero, count: shift)
+        return Int(String(decoding: digits, as: UTF8.self))
     }
 
     private struct Reader {

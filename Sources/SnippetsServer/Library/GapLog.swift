@@ -1,6 +1,12 @@
 import Foundation
 import SnippetsCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// One question the library could not answer, and how often it was asked.
 public struct Gap: Codable, Hashable, Sendable {
     public var question: String
@@ -13,15 +19,19 @@ public struct Gap: Codable, Hashable, Sendable {
 /// `$XDG_STATE_HOME/snippets-lsp/gaps.json` (by default `~/.local/state/snippets-lsp/gaps.json`).
 ///
 /// **Invariant:** the gap log is written only under the state directory, never inside a library, and never sent
-/// anywhere; nothing is logged while learning is off.
+/// anywhere; nothing is logged while learning is off. Every read-modify-write holds an exclusive `flock` on
+/// `gaps.json.lock` beside it, so two servers (or a server and `ask`) asking at once lose no question.
 public struct GapLog: Sendable {
     /// The log file's path.
     public let path: String
     /// The most distinct questions kept; the least asked (then oldest) go first.
     public static let maximumEntries = 500
 
-    /// Serialises read-modify-write of the log within this process (asks run concurrently).
+    /// Serialises read-modify-write of the log within this process (asks run concurrently); `flock` serialises
+    /// processes.
     private static let lock = NSLock()
+    /// How long to wait for another process's lock before giving up on recording one question.
+    static let lockWait: Duration = .seconds(5)
 
     public init(path: String) {
         self.path = path
@@ -57,6 +67,12 @@ public struct GapLog: Sendable {
         guard !text.isEmpty else { return nil }
         Self.lock.lock()
         defer { Self.lock.unlock() }
+        let locked: Int32
+        switch lockAcrossProcesses() {
+        case .success(let descriptor): locked = descriptor
+        case .failure(let failure): return failure.message
+        }
+        defer { close(locked) }  // releases the lock
         var gaps = self.gaps()
         let key = text.lowercased()
         let stamp = ISO8601DateFormatter().string(from: date)
@@ -75,12 +91,49 @@ public struct GapLog: Sendable {
         Self.lock.lock()
         defer { Self.lock.unlock() }
         guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let locked: Int32
+        switch lockAcrossProcesses() {
+        case .success(let descriptor): locked = descriptor
+        case .failure(let failure): return failure.message
+        }
+        defer { close(locked) }
         do {
             try FileManager.default.removeItem(atPath: path)
             return nil
         } catch {
             return "could not remove \(path): \(error.localizedDescription)"
         }
+    }
+
+    private struct LockFailure: Error {
+        var message: String
+    }
+
+    /// An exclusive `flock` on the lock file beside the log (the log itself is replaced by a rename, so it cannot
+    /// carry the lock), its folder made first; the descriptor holds the lock until it is closed.
+    private func lockAcrossProcesses() -> Result<Int32, LockFailure> {
+        let directory = LibraryPath.parent(path)
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            return .failure(LockFailure(message: "could not create \(directory): \(error.localizedDescription)"))
+        }
+        let lockPath = path + ".lock"
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        guard descriptor >= 0 else {
+            return .failure(LockFailure(message: "could not open the gap log's lock \(lockPath): \(String(cString: strerror(errno)))"))
+        }
+        let deadline = ContinuousClock.now + Self.lockWait
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else { break }  // no locking here (NFS without locks): go on
+            guard ContinuousClock.now < deadline else {
+                close(descriptor)
+                return .failure(LockFailure(message: "the gap log \(path) stayed locked by another process; this question was not logged"))
+            }
+            usleep(5_000)
+        }
+        return .success(descriptor)
     }
 
     private struct File: Codable {

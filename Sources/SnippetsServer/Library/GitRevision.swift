@@ -20,6 +20,11 @@ import SnippetsCore
 /// differs; a repository file that is missing, too large or malformed makes the layer fall back to the hash of its
 /// snippet files. Everything read is untrusted: sizes are capped, ref chains are cut after 5 steps, names with `..`
 /// are refused.
+///
+/// **Invariant:** the large repository files (`packed-refs`, the index) are read as bytes, in time and memory
+/// linear in their size (`scanIndex` keeps one path, edited in place, and only the entries of the layer's loaded
+/// files), and are read again only when their identity (device, inode), size or modification time changes
+/// (`GitFileCache`); a reload, save or learn that changes neither re-reads neither.
 public enum GitRevision {
     /// Where a work tree's repository files are.
     public struct Repository: Hashable, Sendable {
@@ -97,14 +102,38 @@ public enum GitRevision {
         return nil
     }
 
-    /// The id `packed-refs` gives `name`.
+    /// The id `packed-refs` gives `name`, from the bytes read when the file last changed (`GitFileCache`).
     static func packedRef(_ name: String, in repository: Repository) -> String? {
-        guard let text = readText(LibraryPath.join(repository.commonDirectory, "packed-refs"), limit: largeFileLimit) else { return nil }
-        for line in text.split(whereSeparator: \.isNewline) where !line.hasPrefix("#") && !line.hasPrefix("^") {
-            let parts = line.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, parts[1] == name, isObjectID(String(parts[0])) { return parts[0].lowercased() }
+        GitFileCache.shared.packedRef(name, path: LibraryPath.join(repository.commonDirectory, "packed-refs"))
+    }
+
+    /// The id `packed-refs`' bytes give `name`: one pass over the lines, nothing kept but the answer.
+    static func packedRef(named name: String, in bytes: [UInt8]) -> String? {
+        let name = Array(name.utf8)
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+            var lineEnd = end
+            if lineEnd > start, bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+            let first = bytes[start]
+            if lineEnd > start, first != UInt8(ascii: "#"), first != UInt8(ascii: "^") {
+                var space = start
+                while space < lineEnd, bytes[space] != 0x20 { space += 1 }
+                let idLength = space - start
+                if space < lineEnd, idLength == 40 || idLength == 64, lineEnd - space - 1 == name.count,
+                    bytes[(space + 1)..<lineEnd].elementsEqual(name), bytes[start..<space].allSatisfy(isHexDigit)
+                {
+                    return String(decoding: bytes[start..<space], as: UTF8.self).lowercased()
+                }
+            }
+            start = end + 1
         }
         return nil
+    }
+
+    static func isHexDigit(_ byte: UInt8) -> Bool {
+        (byte >= 48 && byte <= 57) || (byte >= 97 && byte <= 102) || (byte >= 65 && byte <= 70)
     }
 
     static func isObjectID(_ text: String) -> Bool {
@@ -112,21 +141,42 @@ public enum GitRevision {
     }
 
     /// One index entry: what git recorded about a tracked file.
-    struct IndexEntry: Hashable {
+    struct IndexEntry: Hashable, Sendable {
         var modifiedSeconds: UInt32
         var modifiedNanoseconds: UInt32
         var size: UInt32
         var objectID: String
     }
 
-    /// The stage-0 entries of the index, by path relative to the work tree; nil when it is missing or malformed.
-    static func indexEntries(of repository: Repository) -> [String: IndexEntry]? {
-        guard let data = readData(LibraryPath.join(repository.gitDirectory, "index"), limit: largeFileLimit) else { return nil }
-        return parseIndex([UInt8](data))
+    /// What the revision needs from the index about one layer, and nothing more.
+    struct IndexScan: Hashable, Sendable {
+        /// The stage-0 entries of the layer's loaded snippet files, by path relative to the work tree.
+        var entries: [String: IndexEntry] = [:]
+        /// Whether a tracked snippet file of the layer is gone from the disk (the scan stops there).
+        var isTrackedFileGone = false
+        /// Tracked snippet files of the layer that were on the disk but not loaded (in a hidden folder, over a
+        /// limit), absolute: a reused scan checks they are still there. Nil when there were too many to keep.
+        var unloadedTracked: [String]? = []
     }
 
-    /// Parses index versions 2, 3 and 4 (SHA-1 ids); nil on anything unexpected.
-    static func parseIndex(_ bytes: [UInt8]) -> [String: IndexEntry]? {
+    /// The longest path an index entry may have (git's own limit on a name's length in the flags is 4095).
+    static let maximumIndexPathLength = 4096
+    /// The most unloaded tracked snippet files a scan keeps to check again (`IndexScan.unloadedTracked`).
+    static let maximumUnloadedTracked = 4096
+
+    /// Reads index versions 2, 3 and 4 (SHA-1 ids) for the layer whose folder is `layerPrefix` (relative to the
+    /// work tree `workTree`, `/`-terminated, empty for the whole work tree) and whose loaded files are `loaded`
+    /// (relative to the work tree); nil on anything unexpected, entries out of git's order included.
+    ///
+    /// Linear in the index's bytes, in time and memory, whatever its paths: version 4 writes each path as the
+    /// previous one less some bytes plus a suffix, so one path is kept and edited in place (the bytes dropped are
+    /// bytes appended before), the order check compares only the suffix with the bytes it replaces, and how much
+    /// of the path is the layer's folder is carried from one entry to the next. Only the entries of loaded files are
+    /// kept; a path that is in the layer and names a snippet file but was not loaded is checked on the disk once.
+    static func scanIndex(
+        _ bytes: [UInt8], layerPrefix: String, layerRoot: String, workTree: String, loaded: Set<String>,
+        exists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }
+    ) -> IndexScan? {
         func word(_ offset: Int) -> UInt32? {
             guard offset >= 0, offset + 4 <= bytes.count else { return nil }
             return UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
@@ -134,25 +184,24 @@ public enum GitRevision {
         guard bytes.count >= 12, bytes[0..<4].elementsEqual("DIRC".utf8), let version = word(4), (2...4).contains(version),
             let count = word(8), Int(count) <= bytes.count / 40
         else { return nil }
-        var entries: [String: IndexEntry] = [:]
-        var offset = 12
-        var previous: [UInt8] = []
+        let prefix = Array(layerPrefix.utf8)
         let hex: [UInt8] = Array("0123456789abcdef".utf8)
-        for _ in 0..<count {
+        var scan = IndexScan()
+        var path: [UInt8] = []
+        path.reserveCapacity(256)
+        var prefixMatched = 0  // how many leading bytes of `path` are `prefix`'s
+        var offset = 12
+        for position in 0..<Int(count) {
             let start = offset
             guard let seconds = word(start + 8), let nanoseconds = word(start + 12), let size = word(start + 36),
                 start + 62 <= bytes.count
             else { return nil }
-            var id: [UInt8] = []
-            for byte in bytes[(start + 40)..<(start + 60)] {
-                id.append(hex[Int(byte >> 4)])
-                id.append(hex[Int(byte & 0x0F)])
-            }
             let flags = UInt16(bytes[start + 60]) << 8 | UInt16(bytes[start + 61])
             var cursor = start + 62
             if version >= 3, flags & 0x4000 != 0 { cursor += 2 }
             guard cursor <= bytes.count else { return nil }
-            var path: [UInt8]
+            var kept: Int  // bytes at the start of `path` shared with the previous path
+            var isRepeat = false  // the same path as the previous entry (another stage of it)
             if version == 4 {
                 // A varint: how many bytes of the previous path to drop; then the rest, NUL-terminated.
                 guard cursor < bytes.count else { return nil }
@@ -165,25 +214,75 @@ public enum GitRevision {
                     cursor += 1
                     strip = ((strip + 1) << 7) + Int(byte & 127)
                 }
-                guard strip <= previous.count, let end = bytes[cursor...].firstIndex(of: 0) else { return nil }
-                path = Array(previous.dropLast(strip)) + bytes[cursor..<end]
+                guard strip <= path.count, let end = bytes[cursor...].firstIndex(of: 0) else { return nil }
+                kept = path.count - strip
+                let suffix = bytes[cursor..<end]
+                if position > 0 {
+                    // Git's order (bytes, a shorter path first), decided where the two paths part.
+                    let replaced = path[kept...]
+                    if suffix.lexicographicallyPrecedes(replaced) { return nil }
+                    isRepeat = suffix.elementsEqual(replaced)
+                }
+                path.removeLast(strip)
+                path.append(contentsOf: suffix)
                 offset = end + 1
             } else {
                 guard let end = bytes[cursor...].firstIndex(of: 0) else { return nil }
-                path = Array(bytes[cursor..<end])
+                let name = bytes[cursor..<end]
+                if position > 0 {
+                    if name.lexicographicallyPrecedes(path) { return nil }
+                    isRepeat = name.elementsEqual(path)
+                }
+                kept = 0
+                path.removeAll(keepingCapacity: true)
+                path.append(contentsOf: name)
                 // Entries are padded with 1 to 8 NULs to a multiple of 8 bytes.
                 offset = start + ((end - start + 8) & ~7)
                 guard offset <= bytes.count else { return nil }
             }
-            previous = path
+            guard path.count <= maximumIndexPathLength else { return nil }
+            prefixMatched = min(prefixMatched, kept)
+            while prefixMatched < prefix.count, prefixMatched < path.count, path[prefixMatched] == prefix[prefixMatched] {
+                prefixMatched += 1
+            }
             let stage = (flags >> 12) & 0x3
-            if stage == 0 {
-                entries[String(decoding: path, as: UTF8.self)] = IndexEntry(
+            guard stage == 0, !isRepeat, prefixMatched == prefix.count, looksLikeSnippetFile(path) else { continue }
+            let relative = String(decoding: path, as: UTF8.self)
+            if loaded.contains(relative) {
+                var id: [UInt8] = []
+                id.reserveCapacity(40)
+                for byte in bytes[(start + 40)..<(start + 60)] {
+                    id.append(hex[Int(byte >> 4)])
+                    id.append(hex[Int(byte & 0x0F)])
+                }
+                scan.entries[relative] = IndexEntry(
                     modifiedSeconds: seconds, modifiedNanoseconds: nanoseconds, size: size,
                     objectID: String(decoding: id, as: UTF8.self))
+                continue
+            }
+            // Tracked, in the layer, not loaded: gone from the disk, or a file the loader passed over.
+            let absolute = LibraryPath.join(workTree, relative)
+            guard LibraryLoader.context(forFileAt: absolute, root: layerRoot) != nil else { continue }
+            guard exists(absolute) else { return IndexScan(isTrackedFileGone: true) }
+            if (scan.unloadedTracked?.count ?? 0) < maximumUnloadedTracked {
+                scan.unloadedTracked?.append(absolute)
+            } else {
+                scan.unloadedTracked = nil
             }
         }
-        return entries
+        return scan
+    }
+
+    /// Whether a path's name has a snippet file's extension (what `LibraryLoader.context(forFileAt:root:)` looks at
+    /// first), from its last bytes.
+    static func looksLikeSnippetFile(_ path: [UInt8]) -> Bool {
+        func hasSuffix(_ suffix: StaticString) -> Bool {
+            let count = suffix.utf8CodeUnitCount
+            guard path.count > count else { return false }
+            let tail = UnsafeBufferPointer(start: suffix.utf8Start, count: count)
+            return path[(path.count - count)...].elementsEqual(tail)
+        }
+        return hasSuffix(".json") || hasSuffix(".code-snippets") || hasSuffix(".snippets") || hasSuffix(".snippet")
     }
 
     /// The revision of `layer`, whose loaded files are `files`: git when a work tree holds it and `HEAD` can be
@@ -242,14 +341,18 @@ public enum GitRevision {
 
     /// Whether the layer's snippet files differ from the index; nil when that cannot be decided.
     static func hasUncommittedChanges(layer: LibraryLayer, files: [SnippetFile], repository: Repository, objectIDLength: Int) -> Bool? {
-        guard let entries = indexEntries(of: repository) else { return nil }
         let root = repository.workTree
+        let relativePaths = files.map { relative($0.path, to: root) }
+        let inLayer = LibraryPath.normalize(layer.path) == LibraryPath.normalize(root) ? "" : relative(layer.path, to: root) + "/"
+        guard
+            let scan = GitFileCache.shared.indexScan(
+                path: LibraryPath.join(repository.gitDirectory, "index"), layerPrefix: inLayer, layerRoot: layer.path,
+                workTree: root, loaded: Set(relativePaths))
+        else { return nil }
+        if scan.isTrackedFileGone { return true }
         var undecided = false
-        var loaded: Set<String> = []
-        for file in files {
-            let path = relative(file.path, to: root)
-            loaded.insert(path)
-            guard let entry = entries[path] else { return true }  // untracked
+        for (file, path) in zip(files, relativePaths) {
+            guard let entry = scan.entries[path] else { return true }  // untracked
             guard let stamp = stamp(of: file.path) else { return true }  // gone since loading
             if stamp.size != entry.size { return true }
             if stamp.seconds == entry.modifiedSeconds && stamp.nanoseconds == entry.modifiedNanoseconds { continue }
@@ -257,16 +360,8 @@ public enum GitRevision {
                 undecided = true
                 continue
             }
-            guard let data = readData(file.path, limit: largeFileLimit) else { return true }
-            if SHA1.gitBlobID([UInt8](data)) != entry.objectID { return true }
-        }
-        // Tracked snippet files of the layer that are gone from the disk.
-        let layerPrefix = relative(layer.path, to: root)
-        let inLayer = LibraryPath.normalize(layer.path) == LibraryPath.normalize(root) ? "" : layerPrefix + "/"
-        for path in entries.keys where path.hasPrefix(inLayer) && !loaded.contains(path) {
-            let absolute = LibraryPath.join(root, path)
-            guard LibraryLoader.context(forFileAt: absolute, root: layer.path) != nil else { continue }
-            if !FileManager.default.fileExists(atPath: absolute) { return true }
+            guard let bytes = readData(file.path, limit: largeFileLimit) else { return true }
+            if SHA1.gitBlobID(bytes) != entry.objectID { return true }
         }
         return undecided ? nil : false
     }
@@ -300,18 +395,13 @@ public enum GitRevision {
             nanoseconds: UInt32(truncatingIfNeeded: time.tv_nsec))
     }
 
-    static func readData(_ path: String, limit: Int) -> Data? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-            attributes[.type] as? FileAttributeType == .typeRegular,
-            let size = (attributes[.size] as? NSNumber)?.intValue, size <= limit
-        else { return nil }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        return try? handle.read(upToCount: limit + 1).flatMap { $0.count > limit ? nil : $0 } ?? Data()
+    /// The bytes of the regular file at `path`, read without blocking and never past `limit` (`BoundedFileRead`).
+    static func readData(_ path: String, limit: Int) -> [UInt8]? {
+        try? BoundedFileRead.contents(of: path, maximumSize: limit)
     }
 
     static func readText(_ path: String, limit: Int) -> String? {
-        guard let data = readData(path, limit: limit) else { return nil }
-        return String(data: data, encoding: .utf8)
+        guard let bytes = readData(path, limit: limit) else { return nil }
+        return String(validating: bytes, as: UTF8.self)
     }
 }

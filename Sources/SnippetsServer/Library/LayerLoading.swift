@@ -1,6 +1,12 @@
 import Foundation
 import SnippetsCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Loads layers from disk the way every command and the server do: the snippets (`LibraryLoader`), the revision
 /// of each layer (`GitRevision`), and the conflicts between definitions (`LibraryConflicts`).
 public enum LayerLoading {
@@ -50,14 +56,34 @@ public enum LayerLoading {
         return layers.first { layer in layer.isReadOnly && LibraryLayer(path: resolvingLinks(layer.path)).contains(path: resolvedPath) }
     }
 
-    /// The learned-words write check for `layers`: a folder inside a read-only layer is never written.
+    /// The learned-words write check for `layers`, asked of the file a write would change (links resolved): it
+    /// must be the learned-words file of a layer's folder, and not inside a read-only layer nor the file of a
+    /// read-only layer's folder. So `.snippets-learned.json` linking to `../outside/settings.json`, or from the
+    /// user's folder into a team checkout, is never written.
     public static func learnedWordsWriteCheck(_ layers: [LibraryLayer]) -> LearnedWordsStore.WriteCheck {
-        { folder in readOnlyLayer(containing: folder, in: layers) == nil }
+        { target in
+            let target = resolvingLinks(target)
+            guard LibraryPath.name(target) == LearnedWords.fileName, readOnlyLayer(containing: target, in: layers) == nil else { return false }
+            let speaking = layers.filter { learnedWordsFile(of: $0) == target }
+            return !speaking.isEmpty && speaking.allSatisfy { !$0.isReadOnly }
+        }
     }
 
-    /// `path` with symbolic links resolved; for a file that does not exist yet, its directory's links.
+    /// The learned-words file that speaks for `layer` (`LearnedWordsStore.folders(for:)`), links resolved.
+    static func learnedWordsFile(of layer: LibraryLayer) -> String {
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: layer.path, isDirectory: &isDirectory)
+        let folder = LearnedWords.folder(forLibraryPath: layer.path, isDirectory: !exists || isDirectory.boolValue)
+        return resolvingLinks(LearnedWords.filePath(inFolder: folder))
+    }
+
+    /// `path` with symbolic links resolved (`realpath`: Foundation's `resolvingSymlinksInPath` leaves a link at
+    /// the last component that points up a folder as it is); for a file that does not exist yet, its directory's.
     static func resolvingLinks(_ path: String) -> String {
-        if FileManager.default.fileExists(atPath: path) { return (path as NSString).resolvingSymlinksInPath }
+        if let resolved = realpath(path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
         let parent = LibraryPath.parent(path)
         guard parent != path else { return path }
         return LibraryPath.join(resolvingLinks(parent), LibraryPath.name(path))

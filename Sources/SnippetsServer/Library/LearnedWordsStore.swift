@@ -11,6 +11,9 @@ public enum LearnError: Error, Hashable, Sendable, CustomStringConvertible {
     case outsideLibrary(title: String)
     /// The library folder may not be written (a read-only layer).
     case readOnly(folder: String)
+    /// The learned-words file is a link to a file that may not be written (outside the library, in a read-only
+    /// layer, not a learned-words file).
+    case linkedAway(path: String, target: String)
     /// Learning is switched off (`learning: false`, `--no-learning`).
     case disabled
     /// The learned-words file could not be edited or written.
@@ -23,9 +26,25 @@ public enum LearnError: Error, Hashable, Sendable, CustomStringConvertible {
             "several snippets are titled \"\(title)\" (\(locations.joined(separator: ", "))); give its identifier instead"
         case .outsideLibrary(let title): "\"\(title)\" is not in a library folder, so there is nowhere to keep what it learned"
         case .readOnly(let folder): "the library folder \(folder) is read-only; nothing was learned"
+        case .linkedAway(let path, let target):
+            "\(path) is a link to \(target), which is not the learned-words file of a writable library folder; nothing was written"
         case .disabled: "learning is switched off (setting `learning: false` or `--no-learning`)"
         case .notWritten(let path, let reason): "\(path): \(reason)"
         }
+    }
+}
+
+/// What one `learn --forget` did.
+public struct ForgetOutcome: Hashable, Sendable {
+    /// How many words were removed, from the files that may be written.
+    public var removed: Int
+    /// The learned-words files that hold words to forget but may not be written (a read-only layer's), with how
+    /// many words each keeps.
+    public var leftReadOnly: [ReadOnlyFile]
+
+    public struct ReadOnlyFile: Hashable, Sendable {
+        public var path: String
+        public var words: Int
     }
 }
 
@@ -39,12 +58,13 @@ public struct LearnOutcome: Hashable, Sendable {
 
 /// Reads and writes the learned-words files (`LearnedWords.fileName`) of the library folders.
 ///
-/// **Invariant:** every write of a learned-words file goes through `write(folder:mayWrite:edit:)`: it asks the
-/// caller's `mayWrite` check first (read-only library folders are refused), edits the file textually
-/// (`LearnedWordsFileEdit`) and writes it atomically through `SnippetFileWriter`. Snippet files are never touched.
+/// **Invariant:** every write of a learned-words file goes through `write(folder:mayWrite:edit:)`: it resolves the
+/// file's links first, asks the caller's `mayWrite` check of the file a write would change (a link out of the
+/// library, or into a read-only layer, is refused), edits it textually (`LearnedWordsFileEdit`) and writes it
+/// atomically through `SnippetFileWriter`. Snippet files are never touched.
 public enum LearnedWordsStore {
-    /// "May this library folder be written?"; every folder may, today.
-    public typealias WriteCheck = @Sendable (_ folder: String) -> Bool
+    /// "May this learned-words file be written?", asked of the file a write would change: links resolved.
+    public typealias WriteCheck = @Sendable (_ target: String) -> Bool
     /// The check that lets every folder be written.
     public static let everyFolderWritable: WriteCheck = { _ in true }
 
@@ -92,11 +112,12 @@ public enum LearnedWordsStore {
     }
 
     /// Forgets learned words: of `snippet` (nil: every snippet), those of `question`'s content words (nil: all of
-    /// them). Returns how many words were removed.
+    /// them), in every learned-words file that may be written. A file that may not be (a read-only layer's) is left
+    /// as it is and named in the outcome when it holds words to forget.
     public static func forget(
         question: String?, snippet: Snippet?, library: SnippetLibrary, paths: [String],
         mayWrite: WriteCheck = everyFolderWritable
-    ) throws(LearnError) -> Int {
+    ) throws(LearnError) -> ForgetOutcome {
         let words = question.map { QuestionWord.words(in: $0).filter { !$0.isCompound }.map { $0.forms[0] } }
         var targets: [(folder: String, file: String?, title: String?)] = []
         if let snippet {
@@ -107,32 +128,47 @@ public enum LearnedWordsStore {
         } else {
             targets = folders(for: paths).map { ($0, nil, nil) }
         }
-        var removed = 0
+        var outcome = ForgetOutcome(removed: 0, leftReadOnly: [])
         for target in targets {
             let path = LearnedWords.filePath(inFolder: target.folder)
             guard FileManager.default.fileExists(atPath: path) else { continue }
+            func forgetting(_ original: [UInt8]?) throws(LearnedWordsEditError) -> (bytes: [UInt8], removedWords: Int) {
+                try LearnedWordsFileEdit.forgetting(words: words, file: target.file, title: target.title, in: original ?? [])
+            }
+            guard mayWrite(LayerLoading.resolvingLinks(path)) else {
+                // Counted, not written: what the user would still find there.
+                let bytes = try? BoundedFileRead.contents(of: path, maximumSize: LearnedWords.maximumFileSize)
+                if let bytes, let kept = try? forgetting(bytes).removedWords, kept > 0 {
+                    outcome.leftReadOnly.append(.init(path: path, words: kept))
+                }
+                continue
+            }
             var count = 0
             try write(folder: target.folder, mayWrite: mayWrite) { original throws(LearnedWordsEditError) in
-                let result = try LearnedWordsFileEdit.forgetting(words: words, file: target.file, title: target.title, in: original ?? [])
+                let result = try forgetting(original)
                 count = result.removedWords
                 return result.bytes
             }
-            removed += count
+            outcome.removed += count
         }
-        return removed
+        return outcome
     }
 
-    /// The one function that writes a learned-words file: the one in `folder`, when `mayWrite` allows it, with
-    /// `edit` applied to its current bytes (nil when missing), atomically. Returns the file's path.
+    /// The one function that writes a learned-words file: the one in `folder`, its links resolved, when `mayWrite`
+    /// allows the file they lead to, with `edit` applied to its current bytes (nil when missing), atomically.
+    /// Returns the path of the file written.
     @discardableResult
     public static func write(
         folder: String, mayWrite: WriteCheck, edit: ([UInt8]?) throws(LearnedWordsEditError) -> [UInt8]
     ) throws(LearnError) -> String {
-        guard mayWrite(folder) else { throw .readOnly(folder: folder) }
         let path = LearnedWords.filePath(inFolder: folder)
+        let target = LayerLoading.resolvingLinks(path)
+        guard mayWrite(target) else {
+            throw LibraryPath.normalize(target) == LibraryPath.normalize(path) ? .readOnly(folder: folder) : .linkedAway(path: path, target: target)
+        }
         var editError: LearnedWordsEditError?
         do {
-            try SnippetFileWriter().update(path) { original throws(SnippetFileEditError) in
+            try SnippetFileWriter().update(target) { original throws(SnippetFileEditError) in
                 do throws(LearnedWordsEditError) {
                     return try edit(original)
                 } catch {

@@ -57,7 +57,8 @@ public struct ServerConfiguration: Sendable {
     public var loadLearnedWords: @Sendable (_ paths: [String], _ library: SnippetLibrary) -> LearnedWords = { paths, library in
         LearnedWordsStore.load(paths: paths, library: library)
     }
-    /// May the learned-words file of this library folder be written? (Every folder may, today.)
+    /// May this learned-words file (links resolved) be written? Asked besides the layers' own check; every file may
+    /// by default.
     public var mayWriteLearnedWords: LearnedWordsStore.WriteCheck = LearnedWordsStore.everyFolderWritable
 
     public init(
