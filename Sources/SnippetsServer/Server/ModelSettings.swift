@@ -71,6 +71,14 @@ enum ModelSettings {
         return (configuration, problems)
     }
 
+    /// `model.role`: `auto` (the default: the role measured on the library) or `trusted`, `advisory`, `ignored`.
+    static func role(from value: JSONValue) -> (role: ModelRoleSetting, problems: [ServerSettings.Problem]) {
+        guard let role = value.objectValue?["role"], role != .null else { return (.auto, []) }
+        if let text = role.stringValue, let setting = ModelRoleSetting(rawValue: text) { return (setting, []) }
+        let choices = ModelRoleSetting.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+        return (.auto, [problem("model.role", "must be one of \(choices); using \"auto\" (the role measured on your library)")])
+    }
+
     /// Applies the rule for `workspace/didChangeConfiguration`, whose settings a repository can supply (VS Code
     /// sends the whole merged `snippets` section, workspace folders' settings included): which key is sent and the
     /// URL it is sent to are fixed when the server starts (command line or `initializationOptions`). A change may

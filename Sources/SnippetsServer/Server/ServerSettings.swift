@@ -44,6 +44,8 @@ public struct ServerSettings: Sendable, Hashable {
     public var choices: ChoiceRendering = .auto
     /// The language model behind `snippets/ask`; nil asks deterministically.
     public var model: ModelConfiguration?
+    /// `model.role`: the measured role (`auto`) or a forced one.
+    public var modelRole: ModelRoleSetting = .auto
 
     /// A line starting with this (after indentation) offers "Ask snippets: …" as a code action.
     public var askMarker: String = ServerSettings.defaultAskMarker
@@ -164,6 +166,9 @@ public struct ServerSettings: Sendable, Hashable {
             let (model, modelProblems) = ModelSettings.configuration(from: value)
             result.model = model
             problems += modelProblems
+            let (role, roleProblems) = ModelSettings.role(from: value)
+            result.modelRole = role
+            problems += roleProblems
         }
         return (result, problems)
     }
