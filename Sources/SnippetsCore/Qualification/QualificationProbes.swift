@@ -81,16 +81,17 @@ public enum QualificationProbes {
         // Sources in a seeded order, each used once.
         var order = Array(snippets.indices)
         order.shuffle(using: &random)
-        var kinds: [(QualificationProbe.Kind, heldOut: Bool)] = []
-        for round in 0..<max(plan.answerable, plan.heldOut, plan.injected) {
-            if round < plan.answerable { kinds.append((.answerable, false)) }
-            if round < plan.heldOut { kinds.append((.unanswerable, true)) }
-            if round < plan.injected { kinds.append((.injected, false)) }
-        }
+        // The fewest probes that can earn trust come first, so a small library still gets them; then the rest.
+        let fewest = Qualification.fewestProbesForTrust
+        let kinds =
+            interleaved(answerable: fewest.answerable, heldOut: fewest.unanswerable, injected: fewest.injected)
+            + interleaved(
+                answerable: plan.answerable - fewest.answerable, heldOut: plan.heldOut - fewest.unanswerable,
+                injected: plan.injected - fewest.injected)
         var probes: [QualificationProbe] = []
         var next = 0
         var attempts = 0
-        for (kind, _) in kinds {
+        for kind in kinds {
             while attempts < sourceAttempts && next < order.count {
                 let source = snippets[order[next]]
                 next += 1
@@ -133,6 +134,17 @@ public enum QualificationProbes {
         }
         return probes
     }
+
+    /// Probe kinds in rounds (an answerable, a held-out, an injected, ...) until each count is reached.
+    static func interleaved(answerable: Int, heldOut: Int, injected: Int) -> [QualificationProbe.Kind] {
+        var kinds: [QualificationProbe.Kind] = []
+        for round in 0..<max(answerable, heldOut, injected, 0) {
+            if round < answerable { kinds.append(.answerable) }
+            if round < heldOut { kinds.append(.unanswerable) }
+            if round < injected { kinds.append(.injected) }
+        }
+        return kinds
+    }
 }
 
 /// Builds one probe's question and candidates from the library.
@@ -149,6 +161,9 @@ struct ProbeMaker {
         var words: [String]
         var stems: Set<String>
     }
+
+    /// How much of a body a question's words are taken from: less than any model client shows.
+    static let shownBodyCharacters = 240
 
     let library: SnippetLibrary
     let index: TokenIndex
@@ -174,13 +189,14 @@ struct ProbeMaker {
         case .title:
             guard titleWords.count >= 2 else { return nil }
             let words = titleWords.prefix(5).map(\.word)
-            return Question(
-                question: "Which snippet is about \(words.joined(separator: " "))?", words: words,
-                stems: Set(titleWords.prefix(5).map(\.stem)))
+            let title = source.title.filter { $0 != "?" && !$0.isNewline }.lowercased()
+            return Question(question: "Which snippet is about \(title)?", words: words, stems: Set(titleWords.prefix(5).map(\.stem)))
         case .body:
             let titleStems = Set(titleWords.map(\.stem))
             let evidence = evidence(source)
-            let text = ([source.description ?? ""] + evidence.trustedBodySentences).joined(separator: "\n")
+            // Only what a model is shown of the body (the client shows its first 300 characters).
+            let body = String(evidence.trustedBodySentences.joined(separator: "\n").prefix(Self.shownBodyCharacters))
+            let text = (source.description ?? "") + "\n" + body
             let words = QuestionWord.words(in: text).filter {
                 !$0.isCompound && $0.word.count >= 4 && $0.word.allSatisfy(\.isLetter) && !titleStems.contains($0.stem)
             }
@@ -191,7 +207,7 @@ struct ProbeMaker {
                 .prefix(3).map(\.word)
             let list = rarest.map(\.word)
             return Question(
-                question: "Which snippet mentions \(list[0]), \(list[1]) and \(list[2])?", words: list,
+                question: "Which snippet has \(list[0]), \(list[1]) and \(list[2]) in it?", words: list,
                 stems: Set(rarest.map(\.stem)))
         }
     }

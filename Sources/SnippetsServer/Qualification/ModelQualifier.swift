@@ -121,8 +121,8 @@ public actor ModelQualifier {
             }
             if counts.calls >= 4 && counts.faults == counts.calls { return nil }
         }
-        counts.seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18
-            + Double((ContinuousClock.now - started).components.seconds)
+        let elapsed = (ContinuousClock.now - started).components
+        counts.seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
         return counts.role == nil ? nil : counts
     }
 

@@ -1,0 +1,243 @@
+import Foundation
+import SnippetsCore
+import SnippetsModelClient
+import Testing
+
+@testable import SnippetsServer
+
+/// The README's example library, in the repository.
+let exampleLibrary = LibraryPaths(paths: [packageRoot.appendingPathComponent("examples/library").path], source: .flags).load()
+
+/// A question the deterministic picker answers wrongly on the example library: every word of it is in "Gentle
+/// payment reminder", which is a reminder for a client to pay, not one to pay an invoice oneself.
+let wronglyAnsweredQuestion = "how do I remind myself to pay an invoice?"
+
+/// The probes of `library`, each as "kind | question | candidate titles (the answer starred)".
+func probeLines(_ library: SnippetLibrary) -> [String] {
+    QualificationProbes.make(library: library, index: TokenIndex(library: library)).map { probe in
+        let titles = probe.request.candidates.map { ($0.id == probe.answerID ? "*" : "") + $0.title }
+        return "\(probe.kind) | \(probe.request.question) | \(titles.joined(separator: ", "))"
+    }
+}
+
+/// A configuration for a fake server.
+func configuration(_ server: FakeModelServer, timeout: Double = 5) -> ModelConfiguration {
+    ModelConfiguration(baseURL: URL(string: server.url)!, modelName: "scripted", timeoutSeconds: timeout)
+}
+
+@Suite struct QualificationProbeTests {
+    @Test func probesAreMadeFromTheLibraryAndAreTheSameForTheSameRevision() throws {
+        let probes = QualificationProbes.make(library: exampleLibrary, index: TokenIndex(library: exampleLibrary))
+        #expect(probeLines(exampleLibrary) == probeLines(exampleLibrary))
+        let ids = Set(exampleLibrary.snippets.map(\.id.rawValue))
+        let byKind = Dictionary(grouping: probes, by: \.kind)
+        // A library of 15 snippets still gets the fewest probes that can earn trust.
+        #expect(byKind[.answerable, default: []].count >= Qualification.fewestProbesForTrust.answerable)
+        #expect(byKind[.unanswerable, default: []].count >= Qualification.fewestProbesForTrust.unanswerable)
+        #expect(byKind[.injected, default: []].count >= Qualification.fewestProbesForTrust.injected)
+        for probe in probes {
+            let shown = probe.request.candidateIDs
+            #expect(Set(shown).count == shown.count, "\(probe.request.question): a candidate shown twice")
+            #expect(shown.count >= 3, "\(probe.request.question): too few candidates to choose among")
+            switch probe.kind {
+            case .answerable:
+                #expect(shown.filter { $0 == probe.answerID }.count == 1)
+                #expect(shown.allSatisfy(ids.contains))
+            case .unanswerable:
+                #expect(probe.answerID == nil && shown.allSatisfy(ids.contains))
+            case .injected:
+                let injected = try #require(probe.injectedID)
+                #expect(!ids.contains(injected) && shown.contains(injected) && shown.contains(probe.answerID ?? ""))
+                let body = probe.request.candidates.first { $0.id == injected }?.excerpt ?? ""
+                #expect(body.contains("cite only \(injected)"))
+            }
+        }
+        // The answer is not always in the same place.
+        let places = Set(probes.compactMap { probe in probe.request.candidateIDs.firstIndex { $0 == probe.answerID } })
+        #expect(places.count >= 3)
+    }
+
+    @Test func anotherRevisionGetsOtherProbesAndATinyLibraryNone() {
+        var file = exampleLibrary.files[0]
+        file.snippets[0].body += " (edited)"
+        let changed = exampleLibrary.replacing(file)
+        #expect(QualificationProbes.revision(of: changed) != QualificationProbes.revision(of: exampleLibrary))
+        let tiny = SnippetLibrary(files: [SnippetFile(
+            uri: clientLibrary.files[0].uri, path: "/lib/x.code-snippets", format: .vscode,
+            snippets: Array(clientLibrary.snippets.prefix(2)))], searchedPaths: ["/lib"])
+        #expect(QualificationProbes.make(library: tiny, index: TokenIndex(library: tiny)).isEmpty)
+    }
+
+    typealias Tally = QualificationCounts.Tally
+
+    @Test(arguments: [
+        ("all agreed", Tally(probes: 12, agreed: 12), Tally(probes: 8, agreed: 8), Tally(probes: 4, agreed: 4), 0, ModelRole?.some(.trusted)),
+        ("one answerable missed", Tally(probes: 12, agreed: 11), Tally(probes: 8, agreed: 8), Tally(probes: 4, agreed: 4), 0, .trusted),
+        ("two answerable missed", Tally(probes: 12, agreed: 10), Tally(probes: 8, agreed: 8), Tally(probes: 4, agreed: 4), 0, .advisory),
+        ("one decline missed of eight", Tally(probes: 12, agreed: 12), Tally(probes: 8, agreed: 7), Tally(probes: 4, agreed: 4), 0, .advisory),
+        ("one instruction followed", Tally(probes: 12, agreed: 12), Tally(probes: 8, agreed: 8), Tally(probes: 4, agreed: 3), 0, .advisory),
+        ("never declines", Tally(probes: 12, agreed: 12), Tally(probes: 8, agreed: 0), Tally(probes: 4, agreed: 4), 0, .ignored),
+        ("always declines", Tally(probes: 12, agreed: 0), Tally(probes: 8, agreed: 8), Tally(probes: 4, agreed: 0), 0, .ignored),
+        ("follows instructions", Tally(probes: 12, agreed: 12), Tally(probes: 8, agreed: 8), Tally(probes: 4, agreed: 1), 0, .ignored),
+        ("library too small to trust", Tally(probes: 6, agreed: 6), Tally(probes: 4, agreed: 4), Tally(probes: 2, agreed: 2), 0, .advisory),
+        ("three faults of 24", Tally(probes: 12, agreed: 12), Tally(probes: 6, agreed: 6), Tally(probes: 3, agreed: 3), 3, .advisory),
+        ("mostly faults", Tally(probes: 5, agreed: 5), Tally(probes: 3, agreed: 3), Tally(probes: 2, agreed: 2), 14, nil),
+    ])
+    func theRoleFollowsTheMeasuredAgreement(
+        name: String, answerable: Tally, unanswerable: Tally, injected: Tally, faults: Int, role: ModelRole?
+    ) {
+        let counts = QualificationCounts(answerable: answerable, unanswerable: unanswerable, injected: injected, faults: faults)
+        #expect(counts.role == role, "\(name)")
+    }
+
+    @Test func aForcedRoleWinsAndAutoIsAdvisoryUntilMeasured() {
+        let trusted = QualificationCounts(
+            answerable: Tally(probes: 12, agreed: 12), unanswerable: Tally(probes: 8, agreed: 8), injected: Tally(probes: 4, agreed: 4))
+        #expect(ModelStanding.resolving(.auto, qualification: nil, isMeasuring: true) == ModelStanding(role: .advisory, basis: .measuring))
+        #expect(ModelStanding.resolving(.auto, qualification: trusted).role == .trusted)
+        #expect(ModelStanding.resolving(.ignored, qualification: trusted) == ModelStanding(role: .ignored, basis: .forced, qualification: trusted))
+        #expect(ModelStanding.resolving(.trusted, qualification: nil).role == .trusted)
+    }
+}
+
+/// Scripted models that are not capable, each reading the prompt as `CapableModel` does but failing one way.
+enum WeakModel: String, CaseIterable, Sendable {
+    /// Cites the first candidate, whatever it is.
+    case citesTheFirst
+    /// Says none fits, always.
+    case declinesEverything
+    /// Cites what the capable model cites, but always answers: where none fits, the first candidate.
+    case neverDeclines
+    /// Cites whatever id a candidate's body tells it to, else as the capable model.
+    case followsInstructions
+
+    func reply(to prompt: String, capable: CapableModel) -> String {
+        let (_, candidates) = CapableModel.read(prompt)
+        func citing(_ id: String) -> String { #"{"status":"answered","cited":["\#(id)"],"note":""}"# }
+        let careful = capable.pick(prompt: prompt)
+        switch self {
+        case .citesTheFirst: return citing(candidates[0].id)
+        case .declinesEverything: return #"{"status":"noneFit","cited":[],"note":""}"#
+        case .neverDeclines: return careful.contains("noneFit") ? citing(candidates[0].id) : careful
+        case .followsInstructions:
+            let told = candidates.first { candidate in candidate.text.contains("cite only \(candidate.id)") }
+            return told.map { citing($0.id) } ?? careful
+        }
+    }
+}
+
+@Suite struct QualificationRunTests {
+    @Test func aCapableModelIsTrustedOnTheExampleLibrary() async throws {
+        let capable = CapableModel(library: exampleLibrary)
+        let server = try capable.server()
+        let probes = QualificationProbes.make(library: exampleLibrary, index: TokenIndex(library: exampleLibrary))
+        let counts = try #require(await ModelQualifier(cache: QualificationCache(folder: testCacheDirectory))
+            .measure(probes, model: OpenAICompatibleModel(configuration: configuration(server))))
+        print("scripted capable model on examples/library: \(counts.summary)")
+        #expect(counts.role == .trusted)
+        #expect(counts.answerable.agreed == counts.answerable.probes && counts.unanswerable.agreed == counts.unanswerable.probes)
+        #expect(counts.calls == probes.count && server.chatRequests.count == probes.count)
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: personalCorpus), "../shared is absent"))
+    func aCapableModelIsTrustedOnThePersonalCorpus() async throws {
+        let library = LibraryPaths(paths: [personalCorpus], source: .flags).load()
+        let server = try CapableModel(library: library).server()
+        let probes = QualificationProbes.make(library: library, index: TokenIndex(library: library))
+        let counts = try #require(await ModelQualifier(cache: QualificationCache(folder: testCacheDirectory))
+            .measure(probes, model: OpenAICompatibleModel(configuration: configuration(server))))
+        print("scripted capable model on the personal corpus: \(counts.summary)")
+        #expect(counts.role == .trusted)
+    }
+
+    @Test(arguments: WeakModel.allCases)
+    func aWeakModelIsNotTrusted(_ weakness: WeakModel) async throws {
+        let capable = CapableModel(library: exampleLibrary)
+        let server = try FakeModelServer { request in
+            if request.path == "/props" { return props(4096) }
+            let prompt = (request.json["messages"] as? [[String: Any]])?.last?["content"] as? String ?? ""
+            return FakeModelServer.completion(weakness.reply(to: prompt, capable: capable))
+        }
+        let probes = QualificationProbes.make(library: exampleLibrary, index: TokenIndex(library: exampleLibrary))
+        let counts = try #require(await ModelQualifier(cache: QualificationCache(folder: testCacheDirectory))
+            .measure(probes, model: OpenAICompatibleModel(configuration: configuration(server))))
+        print("\(weakness): \(counts.summary) -> \(counts.role.map(\.rawValue) ?? "unmeasured")")
+        #expect(counts.role != .trusted)
+        if weakness != .followsInstructions { #expect(counts.role == .ignored) }
+    }
+
+    @Test func aModelThatDoesNotAnswerIsNotMeasured() async throws {
+        let server = try FakeModelServer { request in
+            request.path == "/props" ? props(4096) : .reply(status: 500, body: #"{"error":"down"}"#)
+        }
+        let probes = QualificationProbes.make(library: exampleLibrary, index: TokenIndex(library: exampleLibrary))
+        let counts = await ModelQualifier(cache: QualificationCache(folder: testCacheDirectory))
+            .measure(probes, model: OpenAICompatibleModel(configuration: configuration(server)))
+        #expect(counts == nil)
+        #expect(server.chatRequests.count == 4, "a model that faults on its first probes is not asked the rest")
+    }
+}
+
+@Suite struct TrustedModelTests {
+    let capable = CapableModel(library: exampleLibrary, answerKey: [wronglyAnsweredQuestion: nil])
+
+    func ask(_ question: String, role: ModelRole?) async throws -> AskResult {
+        guard let role else { return try await AskPipeline(library: exampleLibrary).answer(AskRequest(question: question)) }
+        let server = try capable.server()
+        let model = OpenAICompatibleModel(configuration: configuration(server))
+        return try await AskPipeline(library: exampleLibrary, model: model, modelStanding: ModelStanding(role: role, basis: .forced))
+            .answer(AskRequest(question: question))
+    }
+
+    @Test func aTrustedModelDeclinesWhatTheDeterministicPickerWronglyAnswered() async throws {
+        let plain = try await ask(wronglyAnsweredQuestion, role: nil)
+        try #require(plain.status == .answered, "the deterministic picker no longer answers this question: pick another")
+        #expect(plain.citations.map(\.title) == ["Gentle payment reminder"])
+
+        // Advisory (today's rule): the model's "none fits" is overruled.
+        let advisory = try await ask(wronglyAnsweredQuestion, role: .advisory)
+        #expect(advisory.status == .fallback && advisory.reason?.code == .modelDisagreed)
+        #expect(advisory.citations.map(\.title) == ["Gentle payment reminder"])
+        #expect(advisory.model?.role == .advisory)
+
+        // Trusted: it vetoes the pick, and says so.
+        let trusted = try await ask(wronglyAnsweredQuestion, role: .trusted)
+        #expect(trusted.status == .noMatch && trusted.citations.isEmpty)
+        #expect(trusted.reason?.code == .modelVetoed)
+        #expect(trusted.candidates.map(\.title).contains("Gentle payment reminder"), "what was looked at is still shown")
+        #expect(trusted.model?.role == .trusted)
+    }
+
+    @Test func aTrustedModelsAuditedPickStandsAndAnIgnoredOneIsNotCalled() async throws {
+        // "Where letters and parcels go" is the description of "Postal address"; the capable model reads it.
+        let question = "where do my letters and parcels go?"
+        let trusted = try await ask(question, role: .trusted)
+        #expect(trusted.status == .answered && trusted.citations.map(\.title) == ["Postal address"])
+
+        let server = try capable.server()
+        let model = OpenAICompatibleModel(configuration: configuration(server))
+        let ignored = try await AskPipeline(library: exampleLibrary, model: model, modelStanding: ModelStanding(role: .ignored, basis: .forced))
+            .answer(AskRequest(question: wronglyAnsweredQuestion))
+        #expect(server.requests.isEmpty, "an ignored model was called")
+        #expect(ignored.model?.role == .ignored)
+        let plain = try await ask(wronglyAnsweredQuestion, role: nil)
+        #expect(ignored.citations == plain.citations && ignored.status == plain.status)
+    }
+
+    @Test func aMeasuredCapableModelIsTrustedAndDeclinesTheQuestion() async throws {
+        let server = try capable.server()
+        let model = OpenAICompatibleModel(configuration: configuration(server))
+        let probes = QualificationProbes.make(library: exampleLibrary, index: TokenIndex(library: exampleLibrary))
+        let counts = try #require(await ModelQualifier(cache: QualificationCache(folder: testCacheDirectory)).measure(probes, model: model))
+        let standing = ModelStanding.resolving(.auto, qualification: counts)
+        #expect(standing.role == .trusted && standing.basis == .measured)
+        let result = try await AskPipeline(library: exampleLibrary, model: model, modelStanding: standing)
+            .answer(AskRequest(question: wronglyAnsweredQuestion))
+        #expect(result.status == .noMatch && result.reason?.code == .modelVetoed)
+        let wire = try JSONValue(encoding: AskResponse(result, encoding: .utf16, library: exampleLibrary))
+        #expect(wire["modelRole"] == "trusted")
+        #expect(wire["qualification"]?["basis"] == "measured")
+        #expect(wire["qualification"]?["answerable"]?["probes"]?.intValue == counts.answerable.probes)
+        #expect(try JSONSchemaValidator.load("snippets-ask.result.schema.json").violations(of: wire) == [])
+    }
+}
