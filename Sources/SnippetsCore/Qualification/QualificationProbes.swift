@@ -34,8 +34,8 @@ public struct QualificationProbe: Hashable, Sendable {
     }
 }
 
-/// The probes for one library, made from the library itself: deterministic for a library revision (a seeded
-/// shuffle), so a cached measurement stays the measurement of the probes it names.
+/// The probes for one library, made from the library itself: deterministic for its content (a seeded shuffle),
+/// so a cached measurement stays the measurement of the probes it names.
 ///
 /// A question is built from a source snippet's own words, either its title's content words or the rarest words of
 /// its description and body; a source is used only when no other candidate holds every one of those words, so the
@@ -74,8 +74,11 @@ public enum QualificationProbes {
     public static func make(library: SnippetLibrary, index: TokenIndex) -> [QualificationProbe] {
         let snippets = library.snippets
         guard snippets.count >= 3 else { return [] }
-        let revision = revision(of: library)
-        var random = SplitMix64(seed: FNV1a.hash(revision.utf8))
+        // Seeded by content alone (not by identifiers, which hold file paths), so the same snippets get the same
+        // probes wherever the library lives.
+        let seed = snippets.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { FNV1a.hash($1.contentHash.utf8, continuing: $0) }
+        let revision = FNV1a.hex(seed)
+        var random = SplitMix64(seed: seed)
         var maker = ProbeMaker(library: library, index: index)
 
         // Sources in a seeded order, each used once.

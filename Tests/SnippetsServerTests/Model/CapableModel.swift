@@ -25,9 +25,11 @@ struct CapableModel: Sendable {
         var text = ""
     }
 
-    /// The fake server: props, search words (none to add), and picks by reading the prompt.
-    func server(recordingPicks picks: PickLog? = nil) throws -> FakeModelServer {
+    /// The fake server: props, search words (none to add), and picks by reading the prompt, each after `delay`
+    /// seconds (a model takes its time).
+    func server(recordingPicks picks: PickLog? = nil, delay: Double = 0) throws -> FakeModelServer {
         try FakeModelServer { request in
+            if delay > 0 && request.path != "/props" { Thread.sleep(forTimeInterval: delay) }
             if request.path == "/props" { return props(4096) }
             let format = request.json["response_format"] as? [String: Any]
             let name = (format?["json_schema"] as? [String: Any])?["name"] as? String

@@ -241,3 +241,111 @@ enum WeakModel: String, CaseIterable, Sendable {
         #expect(try JSONSchemaValidator.load("snippets-ask.result.schema.json").violations(of: wire) == [])
     }
 }
+
+@Suite(.serialized) struct QualificationServerTests {
+    let capable = CapableModel(library: exampleLibrary, answerKey: [wronglyAnsweredQuestion: nil])
+
+    func measuringClient(_ server: FakeModelServer, cache: String) async throws -> TestClient {
+        let client = TestClient(
+            library: TestLibrary(exampleLibrary.files), environment: ["XDG_CACHE_HOME": cache],
+            configure: { $0.measuresModels = true })
+        try await client.initialize(options: ["model": ["url": .string(server.url), "name": "scripted", "timeoutSeconds": 5]])
+        return client
+    }
+
+    func standing(_ client: TestClient, _ server: FakeModelServer) async -> ModelStanding {
+        await client.server.qualifier.standing(
+            of: configuration(server), setting: .auto, snapshot: await client.server.snapshot, environment: [:], measuring: false)
+    }
+
+    @Test func theServerMeasuresInTheBackgroundWithoutHoldingUpAskAndKeepsTheMeasurement() async throws {
+        let cache = testCacheDirectory + "/server-\(UUID().uuidString)"
+        // Each model call takes 0.2 s: the measurement's 19 calls take about 4 s.
+        let server = try capable.server(delay: 0.2)
+        let client = try await measuringClient(server, cache: cache)
+
+        // The first ask is not held up by the measurement, and the model is advisory meanwhile.
+        let started = ContinuousClock.now
+        let first = try await client.result("snippets/ask", ["question": .string(wronglyAnsweredQuestion)]).decode(AskResponse.self)
+        #expect(ContinuousClock.now - started < .seconds(2.5), "the ask waited for the measurement")
+        #expect(first.modelRole == "advisory" && first.qualification?.basis == "measuring")
+        #expect(first.status == "fallback" && first.reason?.code == "model-disagreed")
+        #expect(first.citations.map(\.title) == ["Gentle payment reminder"])
+
+        #expect(await eventually(within: 60) { server.chatRequests.count >= 21 })
+        var measured = ModelStanding.unmeasured
+        for _ in 0..<300 where measured.basis != .measured {
+            measured = await standing(client, server)
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(measured.role == .trusted && measured.basis == .measured)
+        // Now trusted: the same question is declined.
+        let second = try await client.result("snippets/ask", ["question": .string(wronglyAnsweredQuestion)]).decode(AskResponse.self)
+        #expect(second.modelRole == "trusted" && second.qualification?.basis == "measured")
+        #expect(second.status == "noMatch" && second.reason?.code == "model-vetoed" && second.citations.isEmpty)
+        #expect(second.qualification?.unanswerable?.agreed == second.qualification?.unanswerable?.probes)
+        let files = try FileManager.default.contentsOfDirectory(atPath: cache + "/snippets-lsp/qualification")
+        #expect(files.count == 1)
+        _ = try await client.shutdownAndExit()
+
+        // A new server on the same library and model takes the kept measurement: no probe is sent again.
+        let callsBefore = server.chatRequests.count
+        let again = try await measuringClient(server, cache: cache)
+        var recalled = ModelStanding.unmeasured
+        for _ in 0..<100 where recalled.basis != .measured {
+            recalled = await standing(again, server)
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(recalled.role == .trusted)
+        #expect(server.chatRequests.count == callsBefore, "the model was measured again")
+        _ = try await again.shutdownAndExit()
+    }
+
+    @Test func aForcedRoleIsNotMeasuredAndABadRoleIsNamed() async throws {
+        let server = try capable.server()
+        let client = TestClient(library: TestLibrary(exampleLibrary.files), configure: { $0.measuresModels = true })
+        try await client.initialize(options: ["model": ["url": .string(server.url), "role": "trusted"]])
+        let result = try await client.result("snippets/ask", ["question": .string(wronglyAnsweredQuestion)]).decode(AskResponse.self)
+        #expect(result.modelRole == "trusted" && result.qualification?.basis == "forced")
+        #expect(result.reason?.code == "model-vetoed")
+        #expect(server.chatRequests.count == 2, "a forced role was measured anyway")
+
+        client.notify("workspace/didChangeConfiguration", ["settings": ["snippets": ["model": ["url": .string(server.url), "role": "always"]]]])
+        let warning = try #require(await client.notification("window/showMessage"))
+        #expect(warning["message"]?.stringValue?.contains("model.role") == true)
+        _ = try await client.shutdownAndExit()
+    }
+}
+
+@Suite struct ModelRoleCommandTests {
+    @Test func askTakesTheRoleFlagAndShowsTheRole() async throws {
+        let server = try CapableModel(library: exampleLibrary, answerKey: [wronglyAnsweredQuestion: nil]).server()
+        let library = packageRoot.appendingPathComponent("examples/library").path
+        let trusted = await runCommand([
+            "ask", "--library", library, "--model-url", server.url, "--model-role", "trusted", "--json", wronglyAnsweredQuestion,
+        ])
+        #expect(trusted.status == 0)
+        let json = try JSONValue.parse(Array(trusted.out.utf8))
+        #expect(json["modelRole"] == "trusted" && json["reason"]?["code"] == "model-vetoed")
+        let plain = await runCommand(["ask", "--library", library, "--model-url", server.url, wronglyAnsweredQuestion])
+        #expect(plain.out.contains("Model role: advisory (not measured"))
+        let bad = await runCommand(["ask", "--model-url", server.url, "--model-role", "always", "x"])
+        #expect(bad.status == 2 && bad.err.contains("--model-role"))
+    }
+
+    @Test func doctorMeasuresTheModelAndShowsItsRole() async throws {
+        let server = try CapableModel(library: exampleLibrary).server()
+        let library = packageRoot.appendingPathComponent("examples/library").path
+        let cache = testCacheDirectory + "/doctor-\(UUID().uuidString)"
+        let doctor = await runCommand(
+            ["doctor", "--library", library, "--model-url", server.url, "--model", "scripted"], environment: ["XDG_CACHE_HOME": cache])
+        #expect(doctor.out.contains("role: trusted (measured on your library: answerable 9/9"), "\(doctor.out)")
+        let calls = server.chatRequests.count
+        let json = await runCommand(
+            ["doctor", "--library", library, "--model-url", server.url, "--model", "scripted", "--json"], environment: ["XDG_CACHE_HOME": cache])
+        let report = try JSONValue.parse(Array(json.out.utf8))
+        #expect(report["model"]?["modelRole"] == "trusted")
+        #expect(report["model"]?["qualification"]?["injected"]?["probes"]?.intValue == 2)
+        #expect(server.chatRequests.count == calls, "the second doctor measured again instead of reading the cache")
+    }
+}
