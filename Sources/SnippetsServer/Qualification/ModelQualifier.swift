@@ -7,7 +7,8 @@ import SnippetsModelClient
 /// **Invariant:** qualification never holds up a completion or an ask. It runs in its own task after a load (or a
 /// change of model), off the request queue; an ask meanwhile sees the role `advisory` (basis `measuring`); the
 /// probes yield to asks: while an ask is in flight no probe is sent, and a probe call in flight when an ask starts
-/// is cancelled and asked again later, so an ask never waits behind a probe for the model's one slot.
+/// is cancelled and asked again later, so an ask never waits behind a probe for the model's one slot; a probe is
+/// sent only once no ask ended for `quietPeriod` (and the first only `startDelay` after the load).
 /// An ask never computes anything about the library as a whole for it: the library revision is hashed in the
 /// background task, and an ask looks its standing up by snapshot generation.
 public actor ModelQualifier {
@@ -40,6 +41,7 @@ public actor ModelQualifier {
     private var asksStarted = 0
     private var probeCall: Task<Result<PickReply, AskModelError>, Never>?
     private var waitingForNoAsks: [CheckedContinuation<Void, Never>] = []
+    private var lastAskEnded: ContinuousClock.Instant?
 
     public init(cache: QualificationCache) { self.cache = cache }
 
@@ -91,6 +93,7 @@ public actor ModelQualifier {
         }
         if let cached { return cached }
         guard !probes.isEmpty else { return nil }
+        try? await Task.sleep(for: Self.startDelay)
         let counts = await measure(probes, model: model)
         guard let counts, !Task.isCancelled else { return nil }
         if let problem = cache.save(counts, for: key) { await log("snippets-lsp: \(problem)") }
@@ -136,15 +139,27 @@ public actor ModelQualifier {
     /// Called when an ask ends.
     func askEnded() {
         asksInFlight -= 1
+        lastAskEnded = .now
         guard asksInFlight == 0 else { return }
         let waiting = waitingForNoAsks
         waitingForNoAsks = []
         for continuation in waiting { continuation.resume() }
     }
 
+    /// How long after an ask a probe may be sent: probes use the model while the user does not.
+    static let quietPeriod = Duration.seconds(1)
+    /// How long after a load the first probe waits: start-up is when the user starts asking.
+    static let startDelay = Duration.seconds(1)
+
+    /// Returns once no ask is in flight and none ended within `quietPeriod` (or the measurement is cancelled).
     private func untilNoAsks() async {
-        guard asksInFlight > 0 else { return }
-        await withCheckedContinuation { waitingForNoAsks.append($0) }
+        while !Task.isCancelled {
+            if asksInFlight > 0 { await withCheckedContinuation { waitingForNoAsks.append($0) } }
+            guard let ended = lastAskEnded else { return }
+            let quiet = ContinuousClock.now - ended
+            if asksInFlight == 0 && quiet >= Self.quietPeriod { return }
+            try? await Task.sleep(for: Self.quietPeriod - quiet)
+        }
     }
 
     /// Stops every measurement (the server is stopping).
