@@ -212,8 +212,10 @@ public struct AskPipeline: Sendable {
             candidates: evidence.map {
                 PickCandidate(
                     id: $0.snippet.id.rawValue, title: $0.snippet.title, description: $0.snippet.description,
-                    excerpt: $0.excerptForModel)
-            })
+                    excerpt: $0.excerptForModel, sentences: isTrusted ? $0.quotableSentences : [])
+            },
+            // Only a trusted model chooses what to quote, and only among these sentences.
+            offersQuoteChoice: isTrusted)
         let reply: PickReply
         do {
             reply = try await model.pick(request)
@@ -255,7 +257,11 @@ public struct AskPipeline: Sendable {
             guard let deterministic, !isTrusted else {
                 // The deterministic picker abstains (this is where a model helps: questions in other words), or the
                 // model is trusted: its audited pick stands.
-                return finished(draft, status: .answered, terms: terms, candidates: candidateEntries, reason: nil)
+                var result = finished(draft, status: .answered, terms: terms, candidates: candidateEntries, reason: nil)
+                if isTrusted, let quote = reply.quote, result.citations.contains(where: { $0.snippetID.rawValue == quote.candidateID }) {
+                    result.modelQuote = quote
+                }
+                return result
             }
             // The deterministic picker is confident: the model may confirm its picks, not drop them or add to them.
             let modelCited = Set(draft.citations.map(\.citedID))

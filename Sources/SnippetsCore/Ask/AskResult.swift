@@ -153,6 +153,10 @@ public struct AskResult: Hashable, Sendable {
     public var reason: AskReason?
     /// The configured model's role and the figures it came from; nil when no model is configured.
     public var model: ModelStanding?
+    /// The sentence a trusted model chose to quote, of a cited snippet (`QuoteChoice.sentence` indexes the
+    /// candidate's `PickCandidate.sentences`: its description, then its trusted body sentences). A hook for quoted
+    /// answers: not on the wire yet.
+    public var modelQuote: QuoteChoice?
 
     public init(
         status: AskStatus, answer: String, searchTerms: [String], citations: [AskCitation] = [],

@@ -55,8 +55,21 @@ struct CapableModel: Sendable {
                 wanted.isSubset(of: Set(Tokenizer.tokens(in: candidate.title + "\n" + candidate.text).map(EnglishStemmer.stem)))
             }.prefix(1).map(\.id)
         }
-        if cited.isEmpty { return #"{"status":"noneFit","cited":[],"note":""}"# }
-        return #"{"status":"answered","cited":["\#(cited[0])"],"note":""}"#
+        let offersQuotes = prompt.contains("sentences (quote keys):")
+        if cited.isEmpty {
+            return offersQuotes
+                ? #"{"status":"noneFit","cited":[],"note":"","quote":""}"# : #"{"status":"noneFit","cited":[],"note":""}"#
+        }
+        guard offersQuotes else { return #"{"status":"answered","cited":["\#(cited[0])"],"note":""}"# }
+        // The sentence of the cited snippet sharing the most words with the question.
+        let wanted = Set(QuestionWord.words(in: question).map(\.stem))
+        let keyed = prompt.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix(cited[0] + "#") }
+        func shared(_ line: String) -> Int { Set(Tokenizer.tokens(in: line).map(EnglishStemmer.stem)).intersection(wanted).count }
+        let most = keyed.map(shared).max() ?? 0
+        let best = keyed.first { shared($0) == most }
+        let key = best.map { String($0.prefix { $0 != ":" }) } ?? ""
+        return #"{"status":"answered","cited":["\#(cited[0])"],"note":"","quote":"\#(key)"}"#
     }
 
     /// The question and candidates of a pick prompt (`ModelPrompts.pickMessages`).

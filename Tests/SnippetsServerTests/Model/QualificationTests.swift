@@ -224,6 +224,37 @@ enum WeakModel: String, CaseIterable, Sendable {
         #expect(ignored.citations == plain.citations && ignored.status == plain.status)
     }
 
+    @Test func onlyATrustedModelMayChooseASentenceToQuoteAndOnlyFromTheSchemasKeys() async throws {
+        let question = "where do my letters and parcels go?"
+        let picks = PickLog()
+        let server = try capable.server(recordingPicks: picks)
+        let model = OpenAICompatibleModel(configuration: configuration(server))
+        let trusted = try await AskPipeline(library: exampleLibrary, model: model, modelStanding: ModelStanding(role: .trusted, basis: .forced))
+            .answer(AskRequest(question: question))
+        let postal = try #require(exampleLibrary.snippets.first { $0.title == "Postal address" })
+        // Sentence 1 of "Postal address" is its description, which holds the question's words.
+        #expect(trusted.modelQuote == QuoteChoice(candidateID: postal.id.rawValue, sentence: 0))
+        let schema = try #require(server.chatRequests.last.flatMap {
+            (($0.json["response_format"] as? [String: Any])?["json_schema"] as? [String: Any])?["schema"] as? [String: Any]
+        })
+        let quoteKeys = ((schema["properties"] as? [String: Any])?["quote"] as? [String: Any])?["enum"] as? [String]
+        #expect(quoteKeys?.contains("\(postal.id.rawValue)#1") == true && quoteKeys?.first == "")
+
+        let advisory = try await AskPipeline(library: exampleLibrary, model: model).answer(AskRequest(question: question))
+        #expect(advisory.modelQuote == nil)
+        #expect(picks.all.last?.contains("quote keys") == false, "an advisory model was offered a quote")
+
+        // A quote that is not one of the keys (text of the model's own) is a reply outside the schema.
+        let request = PickRequest(
+            question: question, candidates: [PickCandidate(id: "s1", title: "A", description: nil, excerpt: "x", sentences: ["x"])],
+            offersQuoteChoice: true)
+        #expect(throws: AskModelError.self) {
+            try PickReply(decodingModelOutput: #"{"status":"answered","cited":["s1"],"note":"","quote":"Your parcels go to Portsmouth"}"#, for: request)
+        }
+        #expect(try PickReply(decodingModelOutput: #"{"status":"answered","cited":["s1"],"note":"","quote":"s1#1"}"#, for: request).quote
+            == QuoteChoice(candidateID: "s1", sentence: 0))
+    }
+
     @Test func aMeasuredCapableModelIsTrustedAndDeclinesTheQuestion() async throws {
         let server = try capable.server()
         let model = OpenAICompatibleModel(configuration: configuration(server))
