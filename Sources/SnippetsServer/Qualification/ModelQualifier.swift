@@ -64,6 +64,12 @@ public actor ModelQualifier {
             guard measuring, setting == .auto, snapshot.generation > 0, let index = snapshot.index else {
                 return .resolving(setting, qualification: nil)
             }
+            // One measurement at a time: an older snapshot's or another model's stops (its figures, if done, stay).
+            for case (let other, .measuring(let task)) in states {
+                task.cancel()
+                states[other] = nil
+            }
+            probeCall?.cancel()
             states = states.filter { $0.key.generation >= snapshot.generation }
             let model = OpenAICompatibleModel(configuration: configuration, environment: environment)
             let library = snapshot.library
@@ -77,6 +83,8 @@ public actor ModelQualifier {
     }
 
     private func finish(_ subject: Subject, with counts: QualificationCounts?) {
+        // A measurement stopped for a newer one leaves no state behind.
+        guard case .measuring = states[subject] else { return }
         states[subject] = counts.map(State.measured) ?? .unmeasured
     }
 
