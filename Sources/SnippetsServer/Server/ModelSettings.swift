@@ -2,7 +2,7 @@ import Foundation
 import SnippetsCore
 import SnippetsModelClient
 
-/// The `model` setting: `{url, name, apiKeyEnvironmentVariable, timeoutSeconds, candidates}`; absent or `null`
+/// The `model` setting: `{url, name, apiKeyEnvironmentVariable, timeoutSeconds, candidates, role}`; absent or `null`
 /// asks without a model (the deterministic default).
 enum ModelSettings {
     /// The configuration `value` describes, and what was wrong with it. An unusable `url` (or a value that is not
