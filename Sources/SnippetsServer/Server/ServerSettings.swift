@@ -8,7 +8,7 @@ import SnippetsModelClient
 /// integer, default 50), `resolveVariables` (`"auto"` default, `"always"`, `"never"`), `choices` (`"auto"` default,
 /// `"keep"`, `"firstOption"`), `askMarker` (the line
 /// start that offers the ask code action, default `??`), `saveTo` (the `.code-snippets` file saved snippets go to),
-/// `model` (an object `{url, name, apiKeyEnvironmentVariable, timeoutSeconds, candidates}`, or null for no model;
+/// `model` (an object `{url, name, apiKeyEnvironmentVariable, timeoutSeconds, candidates, role}`, or null for no model;
 /// see `ModelSettings`), `learning` (true by default: learned words count in ask, `snippets.learn` records them,
 /// unanswered questions go to the gap log; false turns all three off).
 public struct ServerSettings: Sendable, Hashable {
