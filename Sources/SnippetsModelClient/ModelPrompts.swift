@@ -56,6 +56,15 @@ public enum ModelPrompts {
             lines.append("<<<BODY")
             lines.append(fenceSafe(trimmed(candidate.excerpt)))
             lines.append("BODY>>>")
+            if request.offersQuoteChoice && !candidate.sentences.isEmpty {
+                lines.append("sentences (quote keys):")
+                for (index, sentence) in candidate.sentences.enumerated().prefix(12) {
+                    lines.append("  \(QuoteChoice(candidateID: candidate.id, sentence: index).key): \(fenceSafe(trimmed(sentence)))")
+                }
+            }
+        }
+        if request.offersQuoteChoice {
+            lines += ["", "Also set \"quote\" to the key of the one sentence of a cited candidate that answers the question, or \"\"."]
         }
         lines += ["", "Which candidates answer the question? Reply with JSON only."]
         return [
@@ -134,7 +143,7 @@ public enum ModelPrompts {
     public static func pickReply(fromModelOutput output: String, for request: PickRequest) throws(AskModelError) -> PickReply {
         let reply = try PickReply(decodingModelOutput: output, for: request)
         if let object = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any] {
-            let unexpected = Set(object.keys).subtracting(["status", "cited", "note"])
+            let unexpected = Set(object.keys).subtracting(request.offersQuoteChoice ? ["status", "cited", "note", "quote"] : ["status", "cited", "note"])
             if !unexpected.isEmpty { throw .schemaMismatch(detail: "a field outside the schema") }
         }
         if reply.cited.count > max(1, request.candidates.count) {

@@ -20,12 +20,16 @@ final class CapturedOutput: @unchecked Sendable {
 /// Where tests keep state (`XDG_STATE_HOME`: the gap log), never the real home's.
 let testStateDirectory = FileManager.default.temporaryDirectory
     .appendingPathComponent("snippets-lsp-tests-\(ProcessInfo.processInfo.processIdentifier)/state").path
+/// Where tests keep caches (`XDG_CACHE_HOME`: model measurements), never the real home's.
+let testCacheDirectory = FileManager.default.temporaryDirectory
+    .appendingPathComponent("snippets-lsp-tests-\(ProcessInfo.processInfo.processIdentifier)/cache").path
 
 /// Runs `snippets-lsp ARGUMENTS` in-process: its exit status and both streams. `XDG_STATE_HOME` is
 /// `testStateDirectory` unless the environment names one.
 func runCommand(_ arguments: [String], environment: [String: String] = [:]) async -> (status: Int32, out: String, err: String) {
     var environment = environment
     if environment["XDG_STATE_HOME"] == nil { environment["XDG_STATE_HOME"] = testStateDirectory }
+    if environment["XDG_CACHE_HOME"] == nil { environment["XDG_CACHE_HOME"] = testCacheDirectory }
     let captured = CapturedOutput()
     let status = await CommandLineTool.run(arguments: arguments, environment: environment, output: captured.output)
     return (status, captured.standardOutput, captured.standardError)

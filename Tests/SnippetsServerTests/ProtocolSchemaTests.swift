@@ -146,6 +146,8 @@ func protocolExamples() throws -> [(name: String, json: JSONValue)] {
         #expect(properties["reason"]?["properties"]?["failedRules"]?["items"]?["enum"] == .array(AuditRule.allCases.map { .string($0.rawValue) }))
         #expect(params.schema["properties"]?["question"]?["maxLength"]?.intValue == AskRequest.questionLength.upperBound)
         #expect(params.schema["properties"]?["limit"]?["maximum"]?.intValue == AskRequest.maximumLimit)
+        #expect(properties["modelRole"]?["enum"] == .array(ModelRole.allCases.map { .string($0.rawValue) }))
+        #expect(properties["qualification"]?["properties"]?["basis"]?["enum"] == .array(ModelStanding.Basis.allCases.map { .string($0.rawValue) }))
     }
 
     @Test func realResultsValidateInEveryEncoding() async throws {

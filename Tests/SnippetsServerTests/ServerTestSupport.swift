@@ -149,7 +149,7 @@ final class TestClient: Sendable {
             pollInterval: .milliseconds(50),
             logError: { line in stderr.append(line) },
             now: { now },
-            environment: environment.merging(["XDG_STATE_HOME": testStateDirectory]) { given, _ in given })
+            environment: environment.merging(["XDG_STATE_HOME": testStateDirectory, "XDG_CACHE_HOME": testCacheDirectory]) { given, _ in given })
         if fromDisk { configuration.annotateLibrary = { LayerLoading.annotating($0) } }
         if let firstLoadWait { configuration.firstLoadWait = firstLoadWait }
         configure(&configuration)

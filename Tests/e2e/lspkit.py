@@ -9,6 +9,7 @@ import os
 import pathlib
 import select
 import subprocess
+import tempfile
 import time
 from typing import Any
 
@@ -17,6 +18,10 @@ REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 #: Every wait in these tests is bounded by this many seconds.
 TIMEOUT = float(os.environ.get("SNIPPETS_TEST_TIMEOUT", "15"))
+
+
+#: XDG_CACHE_HOME for every server a test starts (model measurements), never the real home's.
+TEST_CACHE_HOME = tempfile.mkdtemp(prefix="snippets-lsp-e2e-cache-")
 
 
 def server_binary() -> str:
@@ -193,6 +198,8 @@ class RawClient:
     ):
         full_env = dict(os.environ)
         full_env.pop("SNIPPETS_LIBRARY", None)
+        # A model's measurement is kept under XDG_CACHE_HOME: a test's goes to a folder of the test run's own.
+        full_env["XDG_CACHE_HOME"] = TEST_CACHE_HOME
         full_env.update(env or {})
         self.process = subprocess.Popen(
             [server_binary(), *args],

@@ -49,10 +49,15 @@ def test_asks_with_the_model_setting_stay_grounded():
             init_options={"libraries": [str(library)], "model": {"url": MODEL_URL, "name": "smollm2", "timeoutSeconds": 60}}
         )
         statuses = []
-        for question in QUESTIONS:
+        for number, question in enumerate(QUESTIONS):
             reply = client.call("snippets/ask", {"question": question}, timeout=120)
             assert "result" in reply, reply
             check_grounded(reply["result"])
+            # The model is measured in the background: never trusted before it is measured, and never held up by it.
+            result = reply["result"]
+            assert result["modelRole"] in ("advisory", "ignored"), result
+            if number == 0:
+                assert result["modelRole"] == "advisory" and result["qualification"]["basis"] == "measuring", result
             statuses.append((reply["result"]["status"], (reply["result"].get("reason") or {}).get("code")))
         # The model was really consulted: a fault would say model-unreachable for every question.
         assert not all(code == "model-unreachable" for _, code in statuses), statuses

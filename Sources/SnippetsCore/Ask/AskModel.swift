@@ -65,38 +65,76 @@ public struct PickCandidate: Hashable, Sendable {
     public var description: String?
     /// The body as plain text, sentences that read as instructions replaced by a marker.
     public var excerpt: String
+    /// The sentences a quote may be chosen from (description, then trusted body sentences), exactly as written;
+    /// offered to the model only when `PickRequest.offersQuoteChoice`.
+    public var sentences: [String]
 
-    public init(id: String, title: String, description: String?, excerpt: String) {
+    public init(id: String, title: String, description: String?, excerpt: String, sentences: [String] = []) {
         self.id = id
         self.title = title
         self.description = description
         self.excerpt = excerpt
+        self.sentences = sentences
     }
+}
+
+/// A sentence of a candidate chosen to quote: a choice among the keys the per-question schema lists, never text.
+public struct QuoteChoice: Hashable, Sendable {
+    public var candidateID: String
+    /// Index into that candidate's `sentences`.
+    public var sentence: Int
+
+    public init(candidateID: String, sentence: Int) {
+        self.candidateID = candidateID
+        self.sentence = sentence
+    }
+
+    /// The schema's key for it: `<id>#<n>`, counted from 1.
+    public var key: String { "\(candidateID)#\(sentence + 1)" }
 }
 
 /// What the model is asked to choose from: built per question, so citing an unseen snippet is not expressible.
 public struct PickRequest: Hashable, Sendable {
     public var question: String
     public var candidates: [PickCandidate]
+    /// Whether the model may choose a sentence to quote (a trusted model does): then the schema has a `quote`
+    /// member whose enum is every candidate sentence's key, plus `""` for none.
+    public var offersQuoteChoice: Bool
 
-    public init(question: String, candidates: [PickCandidate]) {
+    public init(question: String, candidates: [PickCandidate], offersQuoteChoice: Bool = false) {
         self.question = question
         self.candidates = candidates
+        self.offersQuoteChoice = offersQuoteChoice
     }
 
     /// The identifiers a reply may cite: the enum of the reply schema.
     public var candidateIDs: [String] { candidates.map(\.id) }
+
+    /// The quote choices the schema allows, in order (empty unless `offersQuoteChoice`).
+    public var quoteChoices: [QuoteChoice] {
+        guard offersQuoteChoice else { return [] }
+        return candidates.flatMap { candidate in candidate.sentences.indices.map { QuoteChoice(candidateID: candidate.id, sentence: $0) } }
+    }
 
     /// The JSON Schema for constrained decoding of the reply: `status`, `cited` (only this question's ids), `note`
     /// (one of the fixed `PickNote` keys, so the model chooses a sentence the server wrote and cannot write its own).
     public var responseSchema: String {
         let ids = candidateIDs.map(JSONStringLiteral.quoted).joined(separator: ",")
         let notes = PickNote.allCases.map { JSONStringLiteral.quoted($0.rawValue) }.joined(separator: ",")
+        guard offersQuoteChoice else {
+            return """
+                {"type":"object","additionalProperties":false,"required":["status","cited","note"],\
+                "properties":{"status":{"type":"string","enum":["answered","noneFit"]},\
+                "cited":{"type":"array","maxItems":\(max(1, candidates.count)),"items":{"type":"string","enum":[\(ids)]}},\
+                "note":{"type":"string","enum":[\(notes)]}}}
+                """
+        }
+        let quotes = ([""] + quoteChoices.map(\.key)).map(JSONStringLiteral.quoted).joined(separator: ",")
         return """
-            {"type":"object","additionalProperties":false,"required":["status","cited","note"],\
+            {"type":"object","additionalProperties":false,"required":["status","cited","note","quote"],\
             "properties":{"status":{"type":"string","enum":["answered","noneFit"]},\
             "cited":{"type":"array","maxItems":\(max(1, candidates.count)),"items":{"type":"string","enum":[\(ids)]}},\
-            "note":{"type":"string","enum":[\(notes)]}}}
+            "note":{"type":"string","enum":[\(notes)]},"quote":{"type":"string","enum":[\(quotes)]}}}
             """
     }
 }
@@ -137,11 +175,14 @@ public struct PickReply: Hashable, Sendable {
     public var cited: [String]
     /// The fixed sentence the model chose to add, if any; never text of its own.
     public var note: PickNote
+    /// The sentence the model chose to quote, when the request offered the choice; a key, never text.
+    public var quote: QuoteChoice?
 
-    public init(status: Status, cited: [String], note: PickNote = .none) {
+    public init(status: Status, cited: [String], note: PickNote = .none, quote: QuoteChoice? = nil) {
         self.status = status
         self.cited = cited
         self.note = note
+        self.quote = quote
     }
 
     /// Decodes a model's raw JSON output against the reply schema of `request`.
@@ -173,7 +214,18 @@ public struct PickReply: Hashable, Sendable {
             note = choice
         default: throw .schemaMismatch(detail: "'note' must be one of the fixed choices")
         }
-        self.init(status: status, cited: cited, note: note)
+        // A quote is a key from the schema's enum: anything else (text of the model's own included) is a mismatch.
+        var quote: QuoteChoice?
+        if request.offersQuoteChoice, let value = fields["quote"] {
+            guard let key = value as? String else { throw .schemaMismatch(detail: "'quote' must be one of the listed sentence keys") }
+            if !key.isEmpty {
+                guard let choice = request.quoteChoices.first(where: { $0.key == key }) else {
+                    throw .schemaMismatch(detail: "'quote' must be one of the listed sentence keys")
+                }
+                quote = choice
+            }
+        }
+        self.init(status: status, cited: cited, note: note, quote: quote)
     }
 }
 

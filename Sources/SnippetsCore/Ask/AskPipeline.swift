@@ -25,12 +25,14 @@ public struct AskPipeline: Sendable {
     public let learned: LearnedWords
     /// What every ask needs about the whole library, computed once per library.
     public let facts: AskLibraryFacts
+    /// The model's role and the figures it came from (see `ModelRole`); `advisory` until measured.
+    public let modelStanding: ModelStanding
 
     /// A pipeline over `library`, searching `index` (built from the same library). Pass `facts` kept with the
     /// library (one per snapshot) so that an ask does no work proportional to the library's size.
     public init(
         library: SnippetLibrary, index: TokenIndex, facts: AskLibraryFacts? = nil, model: (any AskModel)? = nil,
-        picker: CandidatePicker = .init(), learned: LearnedWords = .none
+        modelStanding: ModelStanding = .unmeasured, picker: CandidatePicker = .init(), learned: LearnedWords = .none
     ) {
         self.library = library
         self.index = index
@@ -38,11 +40,17 @@ public struct AskPipeline: Sendable {
         self.model = model
         self.picker = picker
         self.learned = learned
+        self.modelStanding = modelStanding
     }
 
     /// A pipeline that builds its own index of `library`.
-    public init(library: SnippetLibrary, model: (any AskModel)? = nil, picker: CandidatePicker = .init(), learned: LearnedWords = .none) {
-        self.init(library: library, index: TokenIndex(library: library), model: model, picker: picker, learned: learned)
+    public init(
+        library: SnippetLibrary, model: (any AskModel)? = nil, modelStanding: ModelStanding = .unmeasured,
+        picker: CandidatePicker = .init(), learned: LearnedWords = .none
+    ) {
+        self.init(
+            library: library, index: TokenIndex(library: library), model: model, modelStanding: modelStanding, picker: picker,
+            learned: learned)
     }
 
     /// The answer to `request`. Never fails for a reason a person should see: every outcome is a status with a reason.
@@ -50,7 +58,8 @@ public struct AskPipeline: Sendable {
     public func answer(
         _ request: AskRequest, progress: @Sendable (AskStage) async -> Void = { _ in }
     ) async throws(CancellationError) -> AskResult {
-        let result = try await search(request, progress: progress)
+        var result = try await search(request, progress: progress)
+        if model != nil { result.model = modelStanding }
         return Self.noting(unsearched: facts.facts.unsearched, in: result)
     }
 
@@ -84,6 +93,9 @@ public struct AskPipeline: Sendable {
 
         await progress(.searching)
         var modelFault: AskModelError?
+        // An ignored model is not called at all.
+        let model = modelStanding.role == .ignored ? nil : self.model
+        let isTrusted = modelStanding.role == .trusted
         if let model {
             do {
                 let extra = try await model.searchWords(question: question)
@@ -200,8 +212,10 @@ public struct AskPipeline: Sendable {
             candidates: evidence.map {
                 PickCandidate(
                     id: $0.snippet.id.rawValue, title: $0.snippet.title, description: $0.snippet.description,
-                    excerpt: $0.excerptForModel)
-            })
+                    excerpt: $0.excerptForModel, sentences: isTrusted ? $0.quotableSentences : [])
+            },
+            // Only a trusted model chooses what to quote, and only among these sentences.
+            offersQuoteChoice: isTrusted)
         let reply: PickReply
         do {
             reply = try await model.pick(request)
@@ -214,7 +228,17 @@ public struct AskPipeline: Sendable {
 
         await progress(.checking)
         if reply.status == .noneFit && reply.cited.isEmpty {
-            // Where the question's own words clearly name snippets, a model that finds none is overruled.
+            // A trusted model's "none fits" vetoes the deterministic pick: it earned that by declining what must be
+            // declined on this library's probes.
+            if deterministic != nil && isTrusted {
+                return AskResult(
+                    status: .noMatch, answer: "None of the snippets that share words with the question answers it.",
+                    searchTerms: terms, candidates: candidateEntries,
+                    reason: AskReason(
+                        code: .modelVetoed,
+                        message: "The model, trusted after measurement on your library, read \(candidates.count) matching snippet\(candidates.count == 1 ? "" : "s") and found none that answers the question, though they share its words."))
+            }
+            // Where the question's own words clearly name snippets, an advisory model that finds none is overruled.
             if deterministic != nil {
                 return deterministicResult(
                     status: .fallback,
@@ -230,9 +254,14 @@ public struct AskPipeline: Sendable {
         let draft = Self.draft(for: reply, candidates: candidates)
         let failures = audit.failures(of: draft)
         if failures.isEmpty {
-            guard let deterministic else {
-                // The deterministic picker abstains: this is where a model helps (questions in other words).
-                return finished(draft, status: .answered, terms: terms, candidates: candidateEntries, reason: nil)
+            guard let deterministic, !isTrusted else {
+                // The deterministic picker abstains (this is where a model helps: questions in other words), or the
+                // model is trusted: its audited pick stands.
+                var result = finished(draft, status: .answered, terms: terms, candidates: candidateEntries, reason: nil)
+                if isTrusted, let quote = reply.quote, result.citations.contains(where: { $0.snippetID.rawValue == quote.candidateID }) {
+                    result.modelQuote = quote
+                }
+                return result
             }
             // The deterministic picker is confident: the model may confirm its picks, not drop them or add to them.
             let modelCited = Set(draft.citations.map(\.citedID))

@@ -54,6 +54,8 @@ public enum AskReasonCode: String, Hashable, Sendable, Codable, CaseIterable {
     case nothingFits = "nothing-fits"
     /// noMatch: the model looked at the candidates and said none answers the question.
     case modelFoundNone = "model-found-none"
+    /// noMatch: a trusted model said none of the candidates answers, overruling the deterministic pick.
+    case modelVetoed = "model-vetoed"
     /// noMatch: the question holds only common words, so nothing was searched.
     case noSearchWords = "no-search-words"
     /// emptyLibrary.
@@ -149,6 +151,12 @@ public struct AskResult: Hashable, Sendable {
     public var candidates: [AskCandidate]
     /// Why, whenever `status` is not `answered`.
     public var reason: AskReason?
+    /// The configured model's role and the figures it came from; nil when no model is configured.
+    public var model: ModelStanding?
+    /// The sentence a trusted model chose to quote, of a cited snippet (`QuoteChoice.sentence` indexes the
+    /// candidate's `PickCandidate.sentences`: its description, then its trusted body sentences). A hook for quoted
+    /// answers: not on the wire yet.
+    public var modelQuote: QuoteChoice?
 
     public init(
         status: AskStatus, answer: String, searchTerms: [String], citations: [AskCitation] = [],

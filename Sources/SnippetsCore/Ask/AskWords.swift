@@ -67,6 +67,11 @@ struct SnippetEvidence: Sendable {
         Set(AskWords.tokens(in: trustedText).map(AskWords.stem)).union(snippet.scopes.map { $0.lowercased() })
     }
 
+    /// The sentences a quote may be chosen from: the description, then the trusted body sentences, as written.
+    var quotableSentences: [String] {
+        ([snippet.description].compactMap { $0 }.filter { !$0.isEmpty }) + trustedBodySentences
+    }
+
     /// The body as the model is shown it: instruction-like sentences replaced by a marker.
     var excerptForModel: String {
         guard !instructionSentences.isEmpty else { return plainBody }

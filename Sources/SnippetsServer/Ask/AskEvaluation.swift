@@ -111,9 +111,10 @@ public struct AskEvaluation: Sendable {
 
     /// Runs `battery` over `library`, retrieving `limit` candidates per question.
     public static func run(
-        _ battery: ProbeBattery, library: SnippetLibrary, model: (any AskModel)? = nil, limit: Int = AskRequest.defaultLimit
+        _ battery: ProbeBattery, library: SnippetLibrary, model: (any AskModel)? = nil,
+        modelStanding: ModelStanding = .unmeasured, limit: Int = AskRequest.defaultLimit
     ) async throws -> AskEvaluation {
-        let pipeline = AskPipeline(library: library, model: model)
+        let pipeline = AskPipeline(library: library, model: model, modelStanding: modelStanding)
         var outcomes: [ProbeOutcome] = []
         var byKind: [String: EvalMeasures] = [:]
         var kinds: [String] = []

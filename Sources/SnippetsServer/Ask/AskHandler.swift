@@ -14,14 +14,30 @@ public enum AskHandler: RequestHandler {
         guard let configuration = context.settings.model else { return try await answer(params, context: context, model: nil) }
         var params = params
         if params.limit == nil { params.limit = configuration.candidates }
-        return try await answer(
-            params, context: context, model: ModelOptions.model(
-                for: configuration, environment: context.configuration.environment, log: context.configuration.logError))
+        // The model's role: forced by `model.role`, else measured on this library (advisory until then). Never waits.
+        let qualifier = context.server.qualifier
+        let standing = await qualifier.standing(
+            of: configuration, setting: context.settings.modelRole, snapshot: context.library,
+            environment: context.configuration.environment, measuring: context.configuration.measuresModels)
+        await qualifier.askStarted()
+        do {
+            let response = try await answer(
+                params, context: context, model: ModelOptions.model(
+                    for: configuration, environment: context.configuration.environment, log: context.configuration.logError),
+                standing: standing)
+            await qualifier.askEnded()
+            return response
+        } catch {
+            await qualifier.askEnded()
+            throw error
+        }
     }
 
-    /// Answers `params` with `model` (nil: the deterministic pipeline). The model client, when one is configured,
-    /// is passed here; tests pass doubles.
-    public static func answer(_ params: AskParams, context: RequestContext, model: (any AskModel)?) async throws -> AskResponse {
+    /// Answers `params` with `model` (nil: the deterministic pipeline) in the role `standing` gives it. The model
+    /// client, when one is configured, is passed here; tests pass doubles.
+    public static func answer(
+        _ params: AskParams, context: RequestContext, model: (any AskModel)?, standing: ModelStanding = .unmeasured
+    ) async throws -> AskResponse {
         let language = params.textDocument.flatMap { context.documents[$0.uri]?.languageID }
         let request = try params.request(language: language)
         let snapshot = context.library
@@ -31,7 +47,7 @@ public enum AskHandler: RequestHandler {
         }
         let pipeline = AskPipeline(
             library: snapshot.library, index: snapshot.index ?? TokenIndex(library: snapshot.library), facts: snapshot.askFacts,
-            model: model, learned: snapshot.learned)
+            model: model, modelStanding: standing, learned: snapshot.learned)
         let token = params.workDoneToken
         if let token {
             await context.notify(

@@ -96,12 +96,45 @@ public struct AskResponse: Codable, Hashable, Sendable {
         public var failedRules: [String]?
     }
 
+    /// How the model's role was reached, and the measured figures (see `QualificationCounts`).
+    public struct Qualification: Codable, Hashable, Sendable {
+        public struct Tally: Codable, Hashable, Sendable {
+            public var probes: Int
+            public var agreed: Int
+        }
+
+        /// `measured`, `measuring`, `unmeasured` or `forced`.
+        public var basis: String
+        public var answerable: Tally?
+        public var unanswerable: Tally?
+        public var injected: Tally?
+        public var faults: Int?
+        public var calls: Int?
+        public var seconds: Double?
+
+        /// The wire form of `standing`.
+        public init(_ standing: ModelStanding) {
+            basis = standing.basis.rawValue
+            guard let counts = standing.qualification else { return }
+            answerable = Tally(probes: counts.answerable.probes, agreed: counts.answerable.agreed)
+            unanswerable = Tally(probes: counts.unanswerable.probes, agreed: counts.unanswerable.agreed)
+            injected = Tally(probes: counts.injected.probes, agreed: counts.injected.agreed)
+            faults = counts.faults
+            calls = counts.calls
+            seconds = (counts.seconds * 10).rounded() / 10
+        }
+    }
+
     public var status: String
     public var answer: String
     public var searchTerms: [String]
     public var citations: [Citation]
     public var candidates: [Candidate]
     public var reason: Reason?
+    /// With a model configured: `trusted`, `advisory` or `ignored` (see `ModelRole`).
+    public var modelRole: String?
+    /// With a model configured: how its role was reached and the figures it came from.
+    public var qualification: Qualification?
 
     /// The wire form of `result`, with every offset and column in `encoding`; with `library` (the one asked),
     /// each citation and candidate says its layer, and each citation the layer's revision and its content hash.
@@ -125,6 +158,8 @@ public struct AskResponse: Codable, Hashable, Sendable {
                 id: $0.snippetID.rawValue, title: $0.title, location: LSPLocation(sourceLocation: $0.location, in: encoding),
                 layer: library?.snippet(withID: $0.snippetID)?.layer.nonEmptyLayer)
         }
+        modelRole = result.model?.role.rawValue
+        qualification = result.model.map(Qualification.init)
         reason = result.reason.map {
             Reason(code: $0.code.rawValue, message: $0.message, failedRules: $0.failedRules.isEmpty ? nil : $0.failedRules.map(\.rawValue))
         }

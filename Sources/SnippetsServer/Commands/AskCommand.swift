@@ -28,6 +28,8 @@ public enum AskCommand: SnippetsCommand {
 
         A language model (optional; every answer is checked the same way with or without one):
         \(ModelOptions.help)
+        With --model-role auto, ask takes the role measured on this library revision by `snippets-lsp doctor` or
+        the server (kept in $XDG_CACHE_HOME/snippets-lsp/qualification); until one is, the model is advisory.
 
         Exit status: 0 when the library was searched (answered, fallback or noMatch); 1 when the library is empty
         (emptyLibrary) or could not be read (libraryUnreadable); 2 for a usage error (no question, a question over
@@ -38,11 +40,13 @@ public enum AskCommand: SnippetsCommand {
         let arguments: ParsedArguments
         let request: AskRequest
         let modelConfiguration: ModelConfiguration?
+        let roleSetting: ModelRoleSetting
         do {
             arguments = try ParsedArguments(
                 context.arguments, options: ModelOptions.names.union(["--library", "--language", "--limit"]), flags: ["--json", "--no-learning"])
             guard !arguments.positionals.isEmpty else { throw ArgumentError.missingArgument("QUESTION") }
             modelConfiguration = try ModelOptions.configuration(from: arguments)
+            roleSetting = try ModelOptions.role(from: arguments)
             request = AskRequest(
                 question: arguments.positionals.joined(separator: " "), language: arguments.value("--language"),
                 limit: try arguments.integer("--limit", in: 1...AskRequest.maximumLimit)
@@ -66,7 +70,19 @@ public enum AskCommand: SnippetsCommand {
             }
             let learning = !arguments.has("--no-learning")
             let learned = learning ? LearnedWordsStore.load(paths: paths.paths, library: library) : .none
-            result = try await AskPipeline(library: library, model: model, learned: learned).answer(request)
+            var standing = ModelStanding.unmeasured
+            if let modelConfiguration {
+                let index = TokenIndex(library: library)
+                let known = roleSetting == .auto
+                    ? await ModelQualifier.counts(
+                        of: modelConfiguration, library: library, index: index, environment: context.environment, measuring: false).counts
+                    : nil
+                standing = .resolving(roleSetting, qualification: known)
+                result = try await AskPipeline(library: library, index: index, model: model, modelStanding: standing, learned: learned)
+                    .answer(request)
+            } else {
+                result = try await AskPipeline(library: library, learned: learned).answer(request)
+            }
             if learning, GapLog.isGap(result), let problem = GapLog(environment: context.environment).record(request.question) {
                 context.printError("snippets-lsp ask: \(problem)")
             }
@@ -105,6 +121,9 @@ public enum AskCommand: SnippetsCommand {
         }
         if let reason = result.reason {
             lines += ["", "\(result.status.rawValue) (\(reason.code.rawValue)): \(reason.message)"]
+        }
+        if let standing = result.model {
+            lines += ["", "Model role: \(standing.role.rawValue) (\(DoctorReport.describe(AskResponse.Qualification(standing))))"]
         }
         return lines.joined(separator: "\n")
     }

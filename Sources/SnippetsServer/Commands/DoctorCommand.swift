@@ -14,7 +14,9 @@ public enum DoctorCommand: SnippetsCommand {
           - the library paths, where each came from (--library, SNIPPETS_LIBRARY, the default directory or the
             editor's `libraries` setting), whether each exists, and how many snippets and files each holds;
           - the problems loading found (run `snippets-lsp check` for every one, with its line);
-          - the language model behind ask: none, or its URL, whether it answers and its context size;
+          - the language model behind ask: none, or its URL, whether it answers and its context size, and its
+            role: measured on your library when it answers (a few dozen calls, once per library revision; kept in
+            $XDG_CACHE_HOME/snippets-lsp/qualification) unless --model-role or `model.role` forces one;
           - every editor-facing setting in effect (defaults filled in, invalid values reported; the model's
             settings one by one) and the trigger characters the server advertises.
 
@@ -36,12 +38,14 @@ public enum DoctorCommand: SnippetsCommand {
     public static func run(_ context: CommandContext) async -> Int32 {
         let arguments: ParsedArguments
         let commandLineModel: ModelConfiguration?
+        let commandLineRole: ModelRoleSetting
         var settingsJSON: JSONValue?
         do {
             arguments = try ParsedArguments(
                 context.arguments, options: ModelOptions.names.union(["--library", "--settings"]), flags: ["--json"])
             if !arguments.positionals.isEmpty { throw ArgumentError.tooManyArguments(arguments.positionals) }
             commandLineModel = try ModelOptions.configuration(from: arguments)
+            commandLineRole = try ModelOptions.role(from: arguments)
             if let text = arguments.value("--settings") {
                 settingsJSON = try settings(from: text, environment: context.environment)
             }
@@ -51,7 +55,7 @@ public enum DoctorCommand: SnippetsCommand {
         }
         let report = await DoctorReport.make(
             libraryFlags: arguments.values("--library"), settingsJSON: settingsJSON, commandLineModel: commandLineModel,
-            environment: context.environment)
+            commandLineRole: commandLineRole, environment: context.environment)
         if arguments.has("--json") { context.printJSON(report.json()) } else { context.print(report.text()) }
         return report.problems.isEmpty ? 0 : 1
     }
@@ -104,6 +108,9 @@ struct DoctorReport: Encodable {
         var reachable: Bool?
         var contextTokens: Int?
         var detail: String
+        /// `trusted`, `advisory` or `ignored` (see `ModelRole`), and how it was reached.
+        var modelRole: String?
+        var qualification: AskResponse.Qualification?
     }
 
     struct Settings: Encodable {
@@ -134,9 +141,11 @@ struct DoctorReport: Encodable {
 
     static func make(
         libraryFlags: [String], settingsJSON: JSONValue?, commandLineModel: ModelConfiguration?,
-        environment: [String: String]
+        commandLineRole: ModelRoleSetting = .auto, environment: [String: String]
     ) async -> DoctorReport {
-        var (settings, settingProblems) = ServerSettings(model: commandLineModel).applying(settingsJSON)
+        var initial = ServerSettings(model: commandLineModel)
+        initial.modelRole = commandLineRole
+        var (settings, settingProblems) = initial.applying(settingsJSON)
         settingProblems += ModelSettings.environmentProblems(settings.model, environment: environment)
         let defaults = LibraryPaths.resolve(flags: libraryFlags, environment: environment)
         let paths = settings.libraries.map { layers in
@@ -188,9 +197,19 @@ struct DoctorReport: Encodable {
         if let configuration = settings.model {
             let source = settings.model == commandLineModel ? "--model-url" : "settings"
             let probe = await OpenAICompatibleModel(configuration: configuration, environment: environment).probe()
+            // Measured (or recalled from the cache) only under `auto` and when the server answers.
+            var counts: QualificationCounts?
+            if probe.isReachable && settings.modelRole == .auto {
+                let measured = await ModelQualifier.counts(
+                    of: configuration, library: loaded, index: TokenIndex(library: loaded), environment: environment, measuring: true)
+                counts = measured.counts
+                if let problem = measured.cacheProblem { problems.append(problem.prefix(1).uppercased() + problem.dropFirst() + ".") }
+            }
+            let standing = ModelStanding.resolving(settings.modelRole, qualification: counts)
             model = Model(
                 source: source, url: configuration.baseURL.absoluteString, name: configuration.modelName,
-                reachable: probe.isReachable, contextTokens: probe.contextTokens, detail: probe.detail)
+                reachable: probe.isReachable, contextTokens: probe.contextTokens, detail: probe.detail,
+                modelRole: standing.role.rawValue, qualification: AskResponse.Qualification(standing))
             if !probe.isReachable {
                 problems.append("The model at \(configuration.baseURL.absoluteString) does not answer (\(probe.detail)); asks fall back to the deterministic answer. Start it, or fix the URL.")
             }
@@ -272,6 +291,23 @@ struct DoctorReport: Encodable {
         return "\(value)"
     }
 
+    /// "measured on your library: answerable 12/12, ...", or how the role was reached without a measurement.
+    static func describe(_ qualification: AskResponse.Qualification) -> String {
+        var parts: [String] = []
+        if let answerable = qualification.answerable, let unanswerable = qualification.unanswerable, let injected = qualification.injected {
+            parts.append(
+                "answerable \(answerable.agreed)/\(answerable.probes), must decline \(unanswerable.agreed)/\(unanswerable.probes), "
+                    + "resisted instructions \(injected.agreed)/\(injected.probes)")
+            if let faults = qualification.faults, faults > 0 { parts.append("\(faults) without a usable reply") }
+            if let calls = qualification.calls, let seconds = qualification.seconds { parts.append("\(calls) calls in \(seconds) s") }
+        }
+        switch qualification.basis {
+        case "forced": return (["forced by --model-role or model.role"] + parts).joined(separator: "; ")
+        case "measured": return "measured on your library: " + parts.joined(separator: "; ")
+        default: return "not measured (the model gave too few usable replies, or the library is too small to probe); advisory until it is"
+        }
+    }
+
     func text() -> String {
         var lines = ["snippets-lsp \(version)", "", "Library (\(library.source)):"]
         for path in library.paths {
@@ -294,6 +330,9 @@ struct DoctorReport: Encodable {
         if let url = model.url {
             let name = model.name.map { ", model \($0)" } ?? ""
             lines.append("  \(url)\(name) (from \(model.source)): \(model.reachable == true ? "reachable" : "NOT reachable"), \(model.detail)")
+            if let role = model.modelRole, let qualification = model.qualification {
+                lines.append("  role: \(role) (\(Self.describe(qualification)))")
+            }
         } else {
             lines.append("  " + model.detail)
         }

@@ -36,9 +36,11 @@ public enum EvalCommand: SnippetsCommand {
     public static func run(_ context: CommandContext) async -> Int32 {
         let arguments: ParsedArguments
         let modelConfiguration: ModelConfiguration?
+        let roleSetting: ModelRoleSetting
         do {
             arguments = try ParsedArguments(context.arguments, options: ModelOptions.names, flags: ["--json"])
             modelConfiguration = try ModelOptions.configuration(from: arguments)
+            roleSetting = try ModelOptions.role(from: arguments)
             guard let _ = arguments.positionals.first else { throw ArgumentError.missingArgument("BATTERY") }
             if arguments.positionals.count > 1 { throw ArgumentError.tooManyArguments(Array(arguments.positionals.dropFirst())) }
         } catch {
@@ -77,12 +79,23 @@ public enum EvalCommand: SnippetsCommand {
             for warning in ModelOptions.warnings(for: modelConfiguration, environment: context.environment) {
                 context.printError("snippets-lsp eval: \(warning)")
             }
+            // With `auto` the model is measured on the battery's library first (or recalled from the cache).
+            var standing = ModelStanding.unmeasured
+            if let modelConfiguration {
+                let counts = roleSetting == .auto
+                    ? await ModelQualifier.counts(
+                        of: modelConfiguration, library: library, index: TokenIndex(library: library),
+                        environment: context.environment, measuring: true).counts
+                    : nil
+                standing = .resolving(roleSetting, qualification: counts)
+                context.printError("snippets-lsp eval: model role \(standing.role.rawValue) (\(DoctorReport.describe(AskResponse.Qualification(standing))))")
+            }
             evaluation = try await AskEvaluation.run(
                 battery, library: library,
                 model: ModelOptions.model(for: modelConfiguration, environment: context.environment) { line in
                     context.printError("snippets-lsp eval: \(line)")
                 },
-                limit: modelConfiguration?.candidates ?? AskRequest.defaultLimit)
+                modelStanding: standing, limit: modelConfiguration?.candidates ?? AskRequest.defaultLimit)
         } catch {
             context.printError("snippets-lsp eval: cancelled")
             return 1

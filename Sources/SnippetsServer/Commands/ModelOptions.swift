@@ -5,7 +5,9 @@ import SnippetsModelClient
 /// The command-line options that put a language model behind `ask`, `eval` and `serve`.
 public enum ModelOptions {
     /// Options that take a value.
-    public static let names: Set<String> = ["--model-url", "--model", "--model-key-env", "--model-timeout", "--model-candidates"]
+    public static let names: Set<String> = [
+        "--model-url", "--model", "--model-key-env", "--model-timeout", "--model-candidates", "--model-role",
+    ]
 
     /// The options as `--help` lists them.
     public static let help = """
@@ -15,6 +17,9 @@ public enum ModelOptions {
           --model-key-env VAR     Send the API key held in environment variable VAR (never the key itself here).
           --model-timeout SECS    Seconds one model call may take before falling back (default 30).
           --model-candidates N    How many snippets the model is shown (1 to 50, default 8).
+          --model-role ROLE       auto (default: the role measured on your library, advisory until measured),
+                                  trusted (its "none fits" and its checked picks stand), advisory (it adds search
+                                  words; its pick stands only where the deterministic picker abstains) or ignored.
         """
 
     /// The model configuration the options describe, or nil without `--model-url`.
@@ -58,6 +63,15 @@ public enum ModelOptions {
             configuration.candidates = number
         }
         return configuration
+    }
+
+    /// `--model-role`: `auto` when not given.
+    public static func role(from arguments: ParsedArguments) throws(ArgumentError) -> ModelRoleSetting {
+        guard let text = arguments.value("--model-role") else { return .auto }
+        guard let role = ModelRoleSetting(rawValue: text) else {
+            throw .invalidValue("--model-role", text, ModelRoleSetting.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return role
     }
 
     /// What to warn about before asking: a key variable that is not set.

@@ -35,9 +35,11 @@ public enum ServeCommand: SnippetsCommand {
     public static func run(_ context: CommandContext) async -> Int32 {
         let arguments: ParsedArguments
         let model: ModelConfiguration?
+        let role: ModelRoleSetting
         do {
             arguments = try ParsedArguments(context.arguments, options: ModelOptions.names.union(["--library", "--read-only"]), flags: ["--no-learning"])
             model = try ModelOptions.configuration(from: arguments)
+            role = try ModelOptions.role(from: arguments)
         } catch {
             context.printError("snippets-lsp serve: \(error)\n\n\(help)")
             return 2
@@ -54,6 +56,8 @@ public enum ServeCommand: SnippetsCommand {
             context.printError("snippets-lsp serve: --read-only \(name) names no library layer (give it as --library \(name)=PATH)")
         }
         configuration.defaultModel = model
+        configuration.defaultModelRole = role
+        configuration.measuresModels = true
         configuration.learningDisabled = arguments.has("--no-learning")
         let server = LanguageServer(transport: StandardIOTransport(), configuration: configuration)
         return await server.run()

@@ -96,6 +96,20 @@ extension LanguageServer {
         }
     }
 
+    /// Starts measuring the configured model on the library in service, in the background, when the role is `auto`
+    /// and it has not been measured on this snapshot (see `ModelQualifier`).
+    func scheduleQualification() {
+        guard configuration.measuresModels, let model = settings.model, settings.modelRole == .auto, snapshot.generation > 0
+        else { return }
+        let snapshot = snapshot
+        let environment = configuration.environment
+        Task {
+            _ = await qualifier.standing(
+                of: model, setting: .auto, snapshot: snapshot, environment: environment, measuring: true,
+                log: { [weak self] line in await self?.log(line) })
+        }
+    }
+
     /// Runs `work` on a Dispatch thread and waits for its result. Loading blocks a thread for as long as it takes
     /// (file reads, parsing a large library, or a slow disk): never one of Swift's cooperative threads, which are
     /// as few as the processors and which the request loop needs.
@@ -175,6 +189,7 @@ extension LanguageServer {
         }
         refreshPublishedDiagnostics()
         if clientIsReady { announceLoadedLibrary() }
+        scheduleQualification()
         if reloadRequested {
             reloadRequested = false
             scheduleReload()

@@ -127,6 +127,8 @@ extension LanguageServer {
         if librariesChanged {
             startWatching()
             scheduleReload()
+        } else {
+            scheduleQualification()
         }
     }
 

@@ -70,6 +70,8 @@ public actor LanguageServer {
     /// The broken files the user was last told about (`announceBrokenFiles`): a reload finding the same ones says
     /// nothing again.
     var announcedBrokenFiles: Set<String> = []
+    /// Measures the configured model on the library in the background (see `ModelQualifier`).
+    let qualifier: ModelQualifier
 
     /// A server that will speak over `transport` once `run()` is called.
     public init(
@@ -81,6 +83,8 @@ public actor LanguageServer {
         self.configuration = configuration
         self.registry = handlers
         self.settings.model = configuration.defaultModel
+        self.settings.modelRole = configuration.defaultModelRole
+        self.qualifier = ModelQualifier(cache: QualificationCache(environment: configuration.environment))
     }
 
     /// Serves until `exit` or the end of input, and returns the exit status: 0 after `shutdown`, 1 otherwise.
@@ -96,6 +100,7 @@ public actor LanguageServer {
         reader.cancel()
         watcherTask?.cancel()
         reloadTask?.cancel()
+        await qualifier.cancelAll()
         for task in running.values { task.cancel() }
         transport.close()
         return exitStatus ?? (phase == .shutDown ? 0 : 1)

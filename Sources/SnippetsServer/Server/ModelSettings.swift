@@ -2,7 +2,7 @@ import Foundation
 import SnippetsCore
 import SnippetsModelClient
 
-/// The `model` setting: `{url, name, apiKeyEnvironmentVariable, timeoutSeconds, candidates}`; absent or `null`
+/// The `model` setting: `{url, name, apiKeyEnvironmentVariable, timeoutSeconds, candidates, role}`; absent or `null`
 /// asks without a model (the deterministic default).
 enum ModelSettings {
     /// The configuration `value` describes, and what was wrong with it. An unusable `url` (or a value that is not
@@ -69,6 +69,14 @@ enum ModelSettings {
             }
         }
         return (configuration, problems)
+    }
+
+    /// `model.role`: `auto` (the default: the role measured on the library) or `trusted`, `advisory`, `ignored`.
+    static func role(from value: JSONValue) -> (role: ModelRoleSetting, problems: [ServerSettings.Problem]) {
+        guard let role = value.objectValue?["role"], role != .null else { return (.auto, []) }
+        if let text = role.stringValue, let setting = ModelRoleSetting(rawValue: text) { return (setting, []) }
+        let choices = ModelRoleSetting.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+        return (.auto, [problem("model.role", "must be one of \(choices); using \"auto\" (the role measured on your library)")])
     }
 
     /// Applies the rule for `workspace/didChangeConfiguration`, whose settings a repository can supply (VS Code

@@ -50,6 +50,11 @@ public struct ServerConfiguration: Sendable {
     public var environment: [String: String]
     /// The model from the command line (`serve --model-url`), used until the `model` setting says otherwise.
     public var defaultModel: ModelConfiguration? = nil
+    /// `serve --model-role`, used until the `model` setting says otherwise.
+    public var defaultModelRole: ModelRoleSetting = .auto
+    /// Whether a configured model is measured on the library in the background (`serve` does; in-process tests
+    /// that script a model's every reply opt in).
+    public var measuresModels = false
     /// `serve --no-learning`: learning stays off whatever the `learning` setting says.
     public var learningDisabled = false
     /// Loads the learned words of a loaded library from the learned-words files of its paths. Called off the

@@ -8,7 +8,7 @@ import SnippetsModelClient
 /// integer, default 50), `resolveVariables` (`"auto"` default, `"always"`, `"never"`), `choices` (`"auto"` default,
 /// `"keep"`, `"firstOption"`), `askMarker` (the line
 /// start that offers the ask code action, default `??`), `saveTo` (the `.code-snippets` file saved snippets go to),
-/// `model` (an object `{url, name, apiKeyEnvironmentVariable, timeoutSeconds, candidates}`, or null for no model;
+/// `model` (an object `{url, name, apiKeyEnvironmentVariable, timeoutSeconds, candidates, role}`, or null for no model;
 /// see `ModelSettings`), `learning` (true by default: learned words count in ask, `snippets.learn` records them,
 /// unanswered questions go to the gap log; false turns all three off).
 public struct ServerSettings: Sendable, Hashable {
@@ -44,6 +44,8 @@ public struct ServerSettings: Sendable, Hashable {
     public var choices: ChoiceRendering = .auto
     /// The language model behind `snippets/ask`; nil asks deterministically.
     public var model: ModelConfiguration?
+    /// `model.role`: the measured role (`auto`) or a forced one.
+    public var modelRole: ModelRoleSetting = .auto
 
     /// A line starting with this (after indentation) offers "Ask snippets: …" as a code action.
     public var askMarker: String = ServerSettings.defaultAskMarker
@@ -164,6 +166,9 @@ public struct ServerSettings: Sendable, Hashable {
             let (model, modelProblems) = ModelSettings.configuration(from: value)
             result.model = model
             problems += modelProblems
+            let (role, roleProblems) = ModelSettings.role(from: value)
+            result.modelRole = role
+            problems += roleProblems
         }
         return (result, problems)
     }

@@ -30,7 +30,7 @@ test('packaging asks no questions: no made-up repository, vsce told so, license 
   assert.equal(manifest.license, 'MIT');
   assert.match(fs.readFileSync(path.join(root, 'LICENSE'), 'utf8'), /^MIT License/);
   const model = manifest.contributes.configuration.properties['snippets.model'];
-  assert.deepEqual(Object.keys(model.properties).sort(), ['apiKeyEnvironmentVariable', 'candidates', 'name', 'timeoutSeconds', 'url']);
+  assert.deepEqual(Object.keys(model.properties).sort(), ['apiKeyEnvironmentVariable', 'candidates', 'name', 'role', 'timeoutSeconds', 'url']);
 });
 
 test('the server command defaults to snippets-lsp serve', () => {
