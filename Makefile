@@ -26,7 +26,7 @@ export SNIPPETS_LSP_BIN
 .NOTPARALLEL:
 
 .PHONY: help build release venv test swift-test e2e eval demo bench clean-venv vscode-test model-venv model-test model-bench
-.PHONY: fuzz fuzz-smoke load git-tool emacs-deps static batteries batteries-model
+.PHONY: fuzz fuzz-smoke load git-tool emacs-deps static batteries batteries-model batteries-oracle
 
 help: ## List the targets.
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -102,6 +102,12 @@ batteries: build ## Print the per-kind, per-tag, figure and buffer-language tabl
 
 batteries-model: build venv ## The same tables with SmolLM2 (llama-server started and stopped around the run).
 	scripts/model-server.sh run $(PYTHON) Tests/bench/batteries.py --bin $(DEBUG_BIN) --shared $(SHARED)
+
+# A scripted capable model (Tests/bench/oracle_model.py, loopback): always picks the expected snippets.
+# BATTERY_ARGS passes options on to every eval and ask, e.g. BATTERY_ARGS="--extra-arg=--model-role --extra-arg=trusted".
+batteries-oracle: build ## The same tables with a scripted model that always picks right (BATTERY_ARGS=... for more options).
+	$(PYTHON) Tests/bench/oracle_model.py $(foreach b,$(wildcard $(SHARED)/eval/personal-battery.json) $(BATTERIES),--battery $(b)) -- \
+		$(PYTHON) Tests/bench/batteries.py --bin $(DEBUG_BIN) --shared $(SHARED) $(BATTERY_ARGS)
 
 # The README's run command: a grounded answer from the small example library.
 QUESTION ?= how do I remind a client that an invoice is overdue?

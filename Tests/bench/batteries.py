@@ -9,7 +9,9 @@
   expected snippet is cited, and whether the answer says nothing matches although the expected snippet exists.
 
 The batteries: `../shared/eval/personal-battery.json` and every `Tests/Fixtures/batteries/*/battery.json`.
-With `--model-url` (or SNIPPETS_MODEL_URL, set by `scripts/model-server.sh run`) every run goes through the model.
+With `--model-url` (or SNIPPETS_MODEL_URL, set by `scripts/model-server.sh run` for SmolLM2, or by
+`Tests/bench/oracle_model.py` for a scripted model that always picks right) every run goes through the model;
+`--extra-arg` passes more options on to every eval and ask.
 
     python3 Tests/bench/batteries.py --bin .build/debug/snippets-lsp [--shared ../shared] [--model-url URL]
 
@@ -161,10 +163,13 @@ def main() -> int:
     parser.add_argument("--model", default=os.environ.get("SNIPPETS_MODEL_NAME", "smollm2"))
     parser.add_argument("--model-timeout", default="60")
     parser.add_argument("--verbose", action="store_true", help="also print one line per probe")
+    parser.add_argument("--extra-arg", action="append", default=[], metavar="ARG",
+                        help="passed on to every eval and ask (repeat for each word), e.g. --extra-arg=--model-role --extra-arg=trusted")
     parser.add_argument("batteries", nargs="*", help="battery files (default: the shared one and the project's)")
     args = parser.parse_args()
 
     model = ["--model-url", args.model_url, "--model", args.model, "--model-timeout", args.model_timeout] if args.model_url else []
+    model += args.extra_arg
     paths = [pathlib.Path(p).resolve() for p in args.batteries]
     if not paths:
         shared = pathlib.Path(args.shared) / "eval/personal-battery.json"
