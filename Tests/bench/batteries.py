@@ -96,7 +96,7 @@ def ask(binary: str, library: pathlib.Path, question: str, language: str | None,
     return json.loads(done.stdout)
 
 
-def run_battery(binary: str, path: pathlib.Path, model: list[str], verbose: bool) -> bool:
+def run_battery(binary: str, path: pathlib.Path, model: list[str], verbose: bool, asks: bool = True) -> bool:
     battery = json.loads(path.read_text(encoding="utf-8"))
     library = (path.parent / battery["library"]).resolve()
     probes = battery["probes"]
@@ -122,7 +122,7 @@ def run_battery(binary: str, path: pathlib.Path, model: list[str], verbose: bool
         print("\nper tag (right: cites an expected snippet, or cites nothing when nothing is expected):")
         print(tag_table(probes, outcomes))
 
-    figures = [probe for probe in probes if probe.get("figure")]
+    figures = [probe for probe in probes if probe.get("figure")] if asks else []
     if figures:
         print("\nfigures (ask: is the asked-for figure quoted verbatim in the answer?):")
         rows = [["id", "figure", "status", "cites expected", "figure quoted"]]
@@ -137,7 +137,7 @@ def run_battery(binary: str, path: pathlib.Path, model: list[str], verbose: bool
         print(table(rows))
         print(f"figure quoted: {quoted}/{len(figures)}")
 
-    languages = [probe for probe in probes if probe.get("language")]
+    languages = [probe for probe in probes if probe.get("language")] if asks else []
     if languages:
         print("\nasked from another language's buffer (ask --language):")
         rows = [["id", "buffer", "status", "reason", "expected retrieved", "cites expected", "says nothing matches"]]
@@ -151,7 +151,7 @@ def run_battery(binary: str, path: pathlib.Path, model: list[str], verbose: bool
                          "yes" if retrieved else "no", "yes" if cites else "no",
                          "YES (the expected snippet exists)" if nothing and probe["expect"] else "no"])
         print(table(rows))
-    print()
+    print(flush=True)
     return bool(report["invariantsHold"])
 
 
@@ -163,6 +163,8 @@ def main() -> int:
     parser.add_argument("--model", default=os.environ.get("SNIPPETS_MODEL_NAME", "smollm2"))
     parser.add_argument("--model-timeout", default="60")
     parser.add_argument("--verbose", action="store_true", help="also print one line per probe")
+    parser.add_argument("--eval-only", action="store_true",
+                        help="skip the ask runs (figures, buffer language): with a slow model, half the time")
     parser.add_argument("--extra-arg", action="append", default=[], metavar="ARG",
                         help="passed on to every eval and ask (repeat for each word), e.g. --extra-arg=--model-role --extra-arg=trusted")
     parser.add_argument("batteries", nargs="*", help="battery files (default: the shared one and the project's)")
@@ -178,7 +180,7 @@ def main() -> int:
         else:
             print(f"batteries: {shared} not found; running the project's batteries only")
         paths += sorted((ROOT / "Tests/Fixtures/batteries").glob("*/battery.json"))
-    held = [run_battery(args.bin, path, model, args.verbose) for path in paths]
+    held = [run_battery(args.bin, path, model, args.verbose, asks=not args.eval_only) for path in paths]
     return 0 if all(held) else 1
 
 
