@@ -26,7 +26,7 @@ export SNIPPETS_LSP_BIN
 .NOTPARALLEL:
 
 .PHONY: help build release venv test swift-test e2e eval demo bench clean-venv vscode-test model-venv model-test model-bench
-.PHONY: fuzz fuzz-smoke load git-tool emacs-deps static build-deps
+.PHONY: fuzz fuzz-smoke load git-tool emacs-deps static build-deps batteries batteries-model batteries-oracle
 
 help: ## List the targets.
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -82,15 +82,35 @@ vscode-test: ## The VS Code extension's tests (node --test; Node 20).
 	@command -v node >/dev/null || { echo "vscode-test: needs Node.js 20 or later on PATH (node --test)"; exit 1; }
 	cd editors/vscode && node --test test/
 
-# The probe battery for grounded asking: exits non-zero when a hard invariant breaks (an ungrounded citation, an
-# invented title, an unsupported number, leaked forbidden text).
-eval: build ## Run the asking probe battery (../shared/eval/personal-battery.json).
+# The probe batteries for grounded asking: exits non-zero when a hard invariant breaks (an ungrounded citation, an
+# invented title, an unsupported number, leaked forbidden text) on any of them. The shared battery and the
+# project's own (Tests/Fixtures/batteries/*/battery.json, written and frozen before they were first run).
+BATTERIES := $(sort $(wildcard Tests/Fixtures/batteries/*/battery.json))
+eval: build ## Run the asking probe batteries (../shared/eval and Tests/Fixtures/batteries).
 	@if [ ! -f $(SHARED)/eval/personal-battery.json ]; then \
 		echo "eval: skipped: $(SHARED)/eval/personal-battery.json not found (shared/ belongs beside the repository)"; \
 	else \
 		echo "$(DEBUG_BIN) eval $(SHARED)/eval/personal-battery.json"; \
 		$(DEBUG_BIN) eval $(SHARED)/eval/personal-battery.json; \
 	fi
+	@for battery in $(BATTERIES); do \
+		echo "$(DEBUG_BIN) eval $$battery"; \
+		$(DEBUG_BIN) eval $$battery; \
+	done
+
+# Per-kind tables for every battery, plus what eval alone does not show (per tag, figures quoted, asks from another
+# language's buffer). Measures; only a broken hard invariant fails it.
+batteries: build ## Print the per-kind, per-tag, figure and buffer-language tables of every battery, no model.
+	$(PYTHON) Tests/bench/batteries.py --bin $(DEBUG_BIN) --shared $(SHARED)
+
+batteries-model: build venv ## The same tables with SmolLM2 (llama-server started and stopped around the run).
+	scripts/model-server.sh run $(PYTHON) Tests/bench/batteries.py --bin $(DEBUG_BIN) --shared $(SHARED)
+
+# A scripted capable model (Tests/bench/oracle_model.py, loopback): always picks the expected snippets.
+# BATTERY_ARGS passes options on to every eval and ask, e.g. BATTERY_ARGS="--extra-arg=--model-role --extra-arg=trusted".
+batteries-oracle: build ## The same tables with a scripted model that always picks right (BATTERY_ARGS=... for more options).
+	$(PYTHON) Tests/bench/oracle_model.py $(foreach b,$(wildcard $(SHARED)/eval/personal-battery.json) $(BATTERIES),--battery $(b)) -- \
+		$(PYTHON) Tests/bench/batteries.py --bin $(DEBUG_BIN) --shared $(SHARED) $(BATTERY_ARGS)
 
 # The README's run command: a grounded answer from the small example library.
 QUESTION ?= how do I remind a client that an invoice is overdue?

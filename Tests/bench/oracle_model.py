@@ -1,0 +1,116 @@
+"""A scripted capable model on loopback: an OpenAI-compatible `/v1/chat/completions` endpoint that knows each
+battery's expected answers, so that `snippets-lsp eval` and `ask` can be measured with a model that always picks
+right, through the real HTTP client.
+
+- search words: the words of the question's expected titles (none when nothing is expected);
+- pick: exactly the listed candidates whose title is expected, or `noneFit` when none is listed.
+
+It answers `/props` with a 8,192-token context and anything else with 404. A question it does not know gets no
+words and `noneFit`.
+
+    python3 Tests/bench/oracle_model.py --battery B.json [--battery ...] -- CMD ARG...
+
+starts it on a free 127.0.0.1 port, runs CMD with SNIPPETS_MODEL_URL and SNIPPETS_MODEL_NAME=oracle set, stops it
+however CMD ends and exits with CMD's status. Only the standard library.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.server
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import threading
+
+WORD = re.compile(r"[^\W\d_]{3,24}")
+
+
+def load_expectations(paths: list[str]) -> dict[str, list[str]]:
+    expectations: dict[str, list[str]] = {}
+    for path in paths:
+        for probe in json.loads(pathlib.Path(path).read_text(encoding="utf-8"))["probes"]:
+            expectations.setdefault(probe["question"], probe["expect"])
+    return expectations
+
+
+def unfence(text: str) -> str:
+    """The prompt's text with its fence-breaking undone (`< < <` stands for `<<<`)."""
+    return text.replace("< < <", "<<<").replace("> > >", ">>>")
+
+
+def reply_for(body: dict, expectations: dict[str, list[str]]) -> dict:
+    name = body.get("response_format", {}).get("json_schema", {}).get("name")
+    prompt = body["messages"][-1]["content"]
+    question = unfence(prompt.split("\n", 1)[0].removeprefix("Question: "))
+    expected = expectations.get(question, [])
+    if name == "search_words":
+        words: list[str] = []
+        for title in expected:
+            for word in WORD.findall(title.lower()):
+                if word not in words:
+                    words.append(word)
+        return {"words": words[:6]}
+    # pick: `[n] id: ID` then `title: TITLE` for each candidate.
+    ids = re.findall(r"^\[\d+\] id: (.+)\ntitle: (.*)$", prompt, flags=re.M)
+    cited = [identifier for identifier, title in ids if unfence(title) in expected]
+    if not cited:
+        return {"status": "noneFit", "cited": [], "note": ""}
+    return {"status": "answered", "cited": cited, "note": "eachCoversPart" if len(cited) > 1 else ""}
+
+
+def serve(expectations: dict[str, list[str]]) -> http.server.ThreadingHTTPServer:
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args) -> None:  # quiet
+            pass
+
+        def send(self, status: int, payload: dict) -> None:
+            data = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_GET(self) -> None:
+            if self.path.rstrip("/") == "/props":
+                self.send(200, {"default_generation_settings": {"n_ctx": 8192}})
+            else:
+                self.send(404, {"error": "not found"})
+
+        def do_POST(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
+            if not self.path.rstrip("/").endswith("/chat/completions"):
+                self.send(404, {"error": "not found"})
+                return
+            content = json.dumps(reply_for(body, expectations))
+            self.send(200, {"object": "chat.completion", "model": "oracle",
+                            "choices": [{"index": 0, "finish_reason": "stop",
+                                         "message": {"role": "assistant", "content": content}}]})
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--battery", action="append", required=True)
+    parser.add_argument("command", nargs=argparse.REMAINDER)
+    args = parser.parse_args()
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    if not command:
+        parser.error("give the command to run after --")
+    server = serve(load_expectations(args.battery))
+    env = dict(os.environ, SNIPPETS_MODEL_URL=f"http://127.0.0.1:{server.server_address[1]}", SNIPPETS_MODEL_NAME="oracle")
+    try:
+        return subprocess.run(command, env=env).returncode
+    finally:
+        server.shutdown()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
