@@ -221,7 +221,7 @@ public enum BenchCommand: SnippetsCommand {
     ) async -> (facts: UInt64, wall: [UInt64], cpu: [UInt64]) {
         let facts = AskLibraryFacts(library: library)
         let factsStart = DispatchTime.now().uptimeNanoseconds
-        facts.prepare()
+        facts.prepare(index: index)
         let factsTime = DispatchTime.now().uptimeNanoseconds - factsStart
         let pipeline = AskPipeline(library: library, index: index, facts: facts)
         var wall: [UInt64] = []
