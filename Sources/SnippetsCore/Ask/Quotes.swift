@@ -153,8 +153,8 @@ enum QuoteFinder {
 
     /// The sentence that answers: the one holding the asked-for figure first (a number the question names, else
     /// any figure when the question asks how much, how many, a price or a rate), then the most weight of question
-    /// words (`weights`, by stem), then of the other search words; the first of equals. Nil when no sentence holds
-    /// any of them.
+    /// words (`weights`, by stem), then of the other search words; the first of equals. When no sentence holds
+    /// any of them, the body's first sentence (what "what is my postal address" asks for), else nil.
     static func choose(
         among sentences: [QuotableSentence], question: String, words: [QuestionWord], weights: [Double],
         searchStems: Set<String>
@@ -177,7 +177,7 @@ enum QuoteFinder {
             guard score > 0 else { continue }
             if best == nil || score > best!.score { best = (sentence, score) }
         }
-        return best?.sentence
+        return best?.sentence ?? sentences.first { $0.field == .body }
     }
 
     /// Whether `question` asks for a figure: how much, how many, or a word for a price, a rate, an amount.

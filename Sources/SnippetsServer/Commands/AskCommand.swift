@@ -64,7 +64,7 @@ public enum AskCommand: SnippetsCommand {
             let model = ModelOptions.model(for: modelConfiguration, environment: context.environment)
             let learning = !arguments.has("--no-learning")
             let learned = learning ? LearnedWordsStore.load(paths: paths.paths, library: library) : .none
-            result = try await AskPipeline(library: library, model: model, learned: learned).answer(request)
+            result = try await AskPipeline(library: library, model: model, learned: learned, sources: FileSystemSnippetSources(fileSystem: DiskFileSystem())).answer(request)
             if learning, GapLog.isGap(result), let problem = GapLog(environment: context.environment).record(request.question) {
                 context.printError("snippets-lsp ask: \(problem)")
             }
