@@ -72,11 +72,21 @@ public struct QuestionWord: Hashable, Sendable {
     public static func namedWords(in question: String) -> Set<String> {
         var named: Set<String> = []
         var sentenceStart = true
-        for chunk in question.split(whereSeparator: \.isWhitespace) {
+        let chunks = question.split(whereSeparator: \.isWhitespace)
+        // A question in title case ("How Do I Send An Invoice") names nothing by its capitals.
+        let capitalisedChunks = chunks.filter { $0.first(where: \.isLetter)?.isUppercase ?? false }.count
+        let titleCase = chunks.count >= 3 && capitalisedChunks * 2 > chunks.count
+        // Nor one in capitals ("WHAT IS MY IBAN").
+        let capitalChunks = chunks.filter { chunk in
+            let letters = chunk.filter(\.isLetter)
+            return letters.count >= 2 && letters.allSatisfy(\.isUppercase)
+        }.count
+        let shouted = chunks.count >= 2 && capitalChunks * 2 > chunks.count
+        for chunk in chunks {
             let letters = chunk.filter(\.isLetter)
             let capitalised = chunk.first(where: \.isLetter)?.isUppercase ?? false
             let allCapitals = letters.count >= 2 && letters.allSatisfy(\.isUppercase)
-            if allCapitals || (capitalised && !sentenceStart && letters != "I") {
+            if (allCapitals && !shouted) || (capitalised && !sentenceStart && !titleCase && letters != "I") {
                 named.formUnion(AskWords.tokens(in: String(chunk)))
             }
             if chunk.first(where: { !"\"'“‘(".contains($0) }) != nil { sentenceStart = false }

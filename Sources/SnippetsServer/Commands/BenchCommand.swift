@@ -223,7 +223,9 @@ public enum BenchCommand: SnippetsCommand {
         let factsStart = DispatchTime.now().uptimeNanoseconds
         facts.prepare(index: index)
         let factsTime = DispatchTime.now().uptimeNanoseconds - factsStart
-        let pipeline = AskPipeline(library: library, index: index, facts: facts)
+        // As the server asks: cited snippets' files are read for their quotes.
+        let pipeline = AskPipeline(
+            library: library, index: index, facts: facts, sources: FileSystemSnippetSources(fileSystem: DiskFileSystem()))
         var wall: [UInt64] = []
         var cpu: [UInt64] = []
         for question in questions {
