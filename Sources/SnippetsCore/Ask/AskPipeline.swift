@@ -217,7 +217,14 @@ public struct AskPipeline: Sendable {
             }
         }
         let candidateEntries = candidates.map(AskCandidate.init)
-        let evidence = evidenceOf(candidates, taught: retrieved.taught.merging(own.taught) { $0.union($1) })
+        // The deterministic pass's evidence is reused where the candidates are the same snippets.
+        let evidence: [SnippetEvidence]
+        if terms == ownTerms {
+            let known = Dictionary((ownEvidence + otherEvidence).map { ($0.snippet.id, $0) }, uniquingKeysWith: { first, _ in first })
+            evidence = candidates.map { known[$0.id] ?? evidenceOf([$0], taught: own.taught)[0] }
+        } else {
+            evidence = evidenceOf(candidates, taught: retrieved.taught.merging(own.taught) { $0.union($1) })
+        }
         var audit = AnswerAudit(question: question, evidence: evidence, facts: facts.facts)
 
         guard !candidates.isEmpty else {
@@ -343,7 +350,7 @@ public struct AskPipeline: Sendable {
             // A negated word ("unpaid") and a compound are matched as they are.
             guard !word.isCompound, word.stem == AskWords.stem(word.word) else { return word }
             var word = word
-            if index.documentFrequency(of: word.forms) == 0, neighbourhood.family(of: word.word).isEmpty,
+            if !word.forms.contains(where: index.holds(term:)), neighbourhood.family(of: word.word).isEmpty,
                 let correction = neighbourhood.correction(of: word.word)
             {
                 word.correction = correction
@@ -641,7 +648,7 @@ final class QuoteReader {
 
     func file(_ uri: String) -> QuoteFile? {
         if let known = files[uri] { return known }
-        let file = sources?.text(ofFileAt: uri).map { QuoteFile(table: LineTable($0)) }
+        let file = sources?.bytes(ofFileAt: uri).map(QuoteFile.init(bytes:))
         files[uri] = file
         return file
     }

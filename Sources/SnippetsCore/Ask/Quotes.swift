@@ -29,8 +29,8 @@ public struct QuotableSentence: Hashable, Sendable {
 
 /// Reads snippet files for quoting: the core does no I/O of its own.
 public protocol SnippetSources: Sendable {
-    /// The current text of the snippet file at `uri`; nil when it cannot be read.
-    func text(ofFileAt uri: String) -> String?
+    /// The current bytes of the snippet file at `uri`; nil when it cannot be read.
+    func bytes(ofFileAt uri: String) -> [UInt8]?
 }
 
 /// `SnippetSources` through a `LibraryFileSystem`, refusing files over the loader's size limit.
@@ -43,21 +43,74 @@ public struct FileSystemSnippetSources: SnippetSources {
         self.maximumSize = maximumSize
     }
 
-    public func text(ofFileAt uri: String) -> String? {
-        guard uri.hasPrefix("file://"), let bytes = try? fileSystem.contents(of: LibraryPath.path(fromFileURI: uri), maximumSize: maximumSize)
-        else { return nil }
-        return String(validating: bytes, as: UTF8.self)
+    public func bytes(ofFileAt uri: String) -> [UInt8]? {
+        guard uri.hasPrefix("file://") else { return nil }
+        return try? fileSystem.contents(of: LibraryPath.path(fromFileURI: uri), maximumSize: maximumSize)
     }
 }
 
-/// A snippet file as read for one ask, with the sentences of each snippet it holds that may be quoted.
+/// A snippet file as read for one ask: its bytes only. Positions are counted from a snippet's own location, so
+/// quoting costs the entry's bytes (and one scan for its first line), never a table of the whole file.
 struct QuoteFile: Sendable {
-    let table: LineTable
+    let bytes: [UInt8]
 
-    /// The text of the file at `range`, or nil when the range is outside it.
+    /// The text of the file at `range`, or nil when the range is outside it or splits a character.
     func text(at range: Range<Int>) -> String? {
-        guard range.lowerBound >= 0, range.upperBound <= table.text.utf8.count else { return nil }
-        return String(table.slice(range))
+        guard range.lowerBound >= 0, range.upperBound <= bytes.count else { return nil }
+        return String(validating: bytes[range], as: UTF8.self)
+    }
+
+    /// The offset where zero-based `line` starts (after `\n`, `\r\n` or `\r`, as `LineTable` counts), searching
+    /// from `offset`, which starts line `fromLine`; nil past the end.
+    func offset(ofLine line: Int, from offset: Int = 0, fromLine: Int = 0) -> Int? {
+        var current = fromLine
+        var position = offset
+        while current < line {
+            guard position < bytes.count else { return nil }
+            let byte = bytes[position]
+            position += 1
+            if byte == UInt8(ascii: "\n") || (byte == UInt8(ascii: "\r") && (position >= bytes.count || bytes[position] != UInt8(ascii: "\n"))) {
+                current += 1
+            }
+        }
+        return position
+    }
+
+    /// The offset of `position` (a line and its UTF-8 column), searching from `offset` on line `fromLine`.
+    func offset(of position: SourcePosition, from offset: Int = 0, fromLine: Int = 0) -> Int? {
+        guard let start = self.offset(ofLine: position.line, from: offset, fromLine: fromLine) else { return nil }
+        let result = start + position.utf8Column
+        return result <= bytes.count ? result : nil
+    }
+
+    /// The positions of `offsets` (each at or after `base`, which is at `basePosition`), by walking the bytes
+    /// between: lines as `LineTable` counts them, columns in every encoding.
+    func positions(of offsets: [Int], from base: Int, at basePosition: SourcePosition) -> [Int: SourcePosition] {
+        var result: [Int: SourcePosition] = [:]
+        var position = basePosition
+        var wanted = offsets.filter { $0 >= base }.sorted()[...]
+        var offset = base
+        while let next = wanted.first {
+            if offset == next {
+                result[next] = position
+                wanted = wanted.dropFirst()
+                continue
+            }
+            guard offset < bytes.count else { break }
+            let byte = bytes[offset]
+            if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+                let crlf = byte == UInt8(ascii: "\r") && offset + 1 < bytes.count && bytes[offset + 1] == UInt8(ascii: "\n")
+                offset += crlf ? 2 : 1
+                position = SourcePosition(line: position.line + 1, asciiColumn: 0)
+                continue
+            }
+            let length = byte < 0x80 ? 1 : byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+            offset += length
+            position.utf8Column += length
+            position.utf16Column += length == 4 ? 2 : 1
+            position.scalarColumn += 1
+        }
+        return result
     }
 }
 
@@ -72,38 +125,29 @@ enum QuoteFinder {
     /// body (split into sentences when long) that occurs in the entry's text exactly as written, in order;
     /// never a sentence that reads as an instruction to an assistant. Empty when the file no longer holds it.
     static func sentences(of snippet: Snippet, in file: QuoteFile) -> [QuotableSentence] {
-        let table = file.table
         let range = snippet.location.range
-        let start = table.utf8Offset(line: range.start.line, column: range.start.utf8Column, in: .utf8)
-        let end = table.utf8Offset(line: range.end.line, column: range.end.utf8Column, in: .utf8)
-        guard start < end, end - start <= maximumEntryBytes else { return [] }
-        let entry = Array(table.slice(start..<end).utf8)
-        var result: [QuotableSentence] = []
+        guard let start = file.offset(of: range.start),
+            let end = file.offset(of: range.end, from: start - range.start.utf8Column, fromLine: range.start.line),
+            start < end, end - start <= maximumEntryBytes
+        else { return [] }
+        let entry = Array(file.bytes[start..<end])
+        var found: [(field: QuoteField, text: String, range: Range<Int>)] = []
         func add(_ lines: [[String]], field: QuoteField, from cursor: Int) {
             var cursor = cursor
             for variants in lines {
                 for variant in variants {
                     let pieces = pieces(of: variant)
                     guard !pieces.isEmpty else { continue }
-                    var found: [(String, Range<Int>)] = []
+                    var matched: [(String, Range<Int>)] = []
                     var position = cursor
                     for piece in pieces {
                         guard let match = find(Array(piece.utf8), in: entry, from: position) else { break }
-                        found.append((piece, match))
+                        matched.append((piece, match))
                         position = match.upperBound
                     }
-                    guard found.count == pieces.count else { continue }
-                    for (piece, match) in found {
-                        let fileRange = (start + match.lowerBound)..<(start + match.upperBound)
-                        result.append(
-                            QuotableSentence(
-                                index: result.count, field: field, text: piece,
-                                location: SourceLocation(
-                                    uri: snippet.location.uri,
-                                    range: SourceRange(
-                                        start: table.position(ofUTF8Offset: fileRange.lowerBound),
-                                        end: table.position(ofUTF8Offset: fileRange.upperBound))),
-                                fileUTF8Range: fileRange))
+                    guard matched.count == pieces.count else { continue }
+                    for (piece, match) in matched {
+                        found.append((field, piece, (start + match.lowerBound)..<(start + match.upperBound)))
                     }
                     cursor = position
                     break
@@ -123,7 +167,15 @@ enum QuoteFinder {
         let bodyStart = find(Array("\"body\"".utf8), in: entry, from: 0)?.upperBound
             ?? entry.firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
         add(bodyLines, field: .body, from: bodyStart)
-        return result
+        let positions = file.positions(
+            of: found.flatMap { [$0.range.lowerBound, $0.range.upperBound] }, from: start, at: range.start)
+        return found.enumerated().compactMap { number, sentence in
+            guard let from = positions[sentence.range.lowerBound], let to = positions[sentence.range.upperBound] else { return nil }
+            return QuotableSentence(
+                index: number, field: sentence.field, text: sentence.text,
+                location: SourceLocation(uri: snippet.location.uri, range: SourceRange(start: from, end: to)),
+                fileUTF8Range: sentence.range)
+        }
     }
 
     /// The quotable pieces of one line: the line trimmed, or its sentences when it is longer than

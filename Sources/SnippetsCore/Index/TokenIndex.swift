@@ -258,6 +258,13 @@ public struct TokenIndex: Sendable {
     /// How many distinct tokens the index holds.
     public var tokenCount: Int { tokens.count }
 
+    /// Whether `search(terms: [term])` can match anything: the token itself or one of its stem is in the index.
+    /// Constant time, whatever the library's size.
+    public func holds(term: String) -> Bool {
+        let lowered = term.lowercased()
+        return tokens.find(lowered) != nil || stemGroups[EnglishStemmer.stem(lowered)] != nil
+    }
+
     /// Every token of the index with how many snippets hold it, in identifier order (for vocabulary built once
     /// per library, such as ask's `WordNeighbourhood`).
     public func forEachToken(_ body: (String, Int) -> Void) {
