@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where a quoted sentence sits in its snippet.
 public enum QuoteField: String, Hashable, Sendable, Codable, CaseIterable {
     case description
@@ -53,6 +55,16 @@ public struct FileSystemSnippetSources: SnippetSources {
 /// quoting costs the entry's bytes (and one scan for its first line), never a table of the whole file.
 struct QuoteFile: Sendable {
     let bytes: [UInt8]
+    /// Whether the file holds a `\r` (then lines are counted byte by byte, as `LineTable` counts them).
+    let hasCarriageReturns: Bool
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+        hasCarriageReturns = bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return false }
+            return memchr(base, 0x0D, buffer.count) != nil
+        }
+    }
 
     /// The text of the file at `range`, or nil when the range is outside it or splits a character.
     func text(at range: Range<Int>) -> String? {
@@ -63,6 +75,22 @@ struct QuoteFile: Sendable {
     /// The offset where zero-based `line` starts (after `\n`, `\r\n` or `\r`, as `LineTable` counts), searching
     /// from `offset`, which starts line `fromLine`; nil past the end.
     func offset(ofLine line: Int, from offset: Int = 0, fromLine: Int = 0) -> Int? {
+        if !hasCarriageReturns {
+            // Only `\n` breaks lines: memchr finds each, so a line far into a large file costs little.
+            return bytes.withUnsafeBufferPointer { buffer -> Int? in
+                guard let base = buffer.baseAddress else { return line == fromLine ? offset : nil }
+                var current = fromLine
+                var position = offset
+                while current < line {
+                    guard position < buffer.count,
+                        let found = memchr(base + position, 0x0A, buffer.count - position)
+                    else { return nil }
+                    position = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+                    current += 1
+                }
+                return position
+            }
+        }
         var current = fromLine
         var position = offset
         while current < line {
@@ -145,7 +173,8 @@ enum QuoteFinder {
                         matched.append((piece, match))
                         position = match.upperBound
                     }
-                    guard matched.count == pieces.count else { continue }
+                    // Whether a piece reads as an instruction is asked only of pieces the file holds.
+                    guard matched.count == pieces.count, !pieces.contains(where: AskText.isInstruction) else { continue }
                     for (piece, match) in matched {
                         found.append((field, piece, (start + match.lowerBound)..<(start + match.upperBound)))
                     }
@@ -179,13 +208,14 @@ enum QuoteFinder {
     }
 
     /// The quotable pieces of one line: the line trimmed, or its sentences when it is longer than
-    /// `maximumLength`; pieces without a letter or digit, too long, or reading as instructions are left out.
+    /// `maximumLength`; pieces without a letter or digit, or too long, are left out (and those reading as
+    /// instructions, once found in the file).
     static func pieces(of line: String) -> [String] {
         let trimmed = line.trimmingWhitespace()
         guard !trimmed.isEmpty else { return [] }
         let pieces = trimmed.count <= maximumLength ? [trimmed] : AskText.sentences(in: trimmed)
         return pieces.filter { piece in
-            piece.count <= maximumLength && piece.contains { $0.isLetter || $0.isNumber } && !AskText.isInstruction(piece)
+            piece.utf8.count <= 4 * maximumLength && piece.count <= maximumLength && piece.contains { $0.isLetter || $0.isNumber }
         }
     }
 
