@@ -453,6 +453,9 @@ public struct AskPipeline: Sendable {
         if !audit.failures(of: draft).isEmpty { draft = AnswerComposer.naming(picked, quotes: chosen, note: notes.first ?? "") }
         if !audit.failures(of: draft).isEmpty { draft = AnswerComposer.naming(picked, quotes: chosen) }
         if !audit.failures(of: draft).isEmpty { draft = AnswerComposer.naming(picked) }
+        // Titles alone, as before quotes and layers: a layer name with digits, or four long quotes, can break the
+        // number or length rules.
+        if !audit.failures(of: draft).isEmpty { draft = AnswerComposer.naming(picked.map { (id: $0.id.rawValue, title: $0.title) }) }
         let failures = audit.failures(of: draft)
         guard failures.isEmpty else {
             // Cannot happen by construction; if it ever does, naming nothing is the safe answer.
