@@ -15,7 +15,8 @@ let exampleLibraryPath = packageRoot.appendingPathComponent("examples/library").
     @Test func printsTheAnswerAndWhereEachCitedSnippetIs() async {
         let run = await runTool(["ask", "what's", "my", "postal", "address?", "--library", exampleLibraryPath])
         #expect(run.status == 0)
-        #expect(run.out.hasPrefix("Your library has \"Postal address\".\n"))
+        // The title, then the line of its body that answers, exactly as the file has it.
+        #expect(run.out.hasPrefix("Your library has \"Postal address\" (“Example Studio”).\n"))
         #expect(run.out.contains("writing.code-snippets:35"))
     }
 
@@ -25,7 +26,8 @@ let exampleLibraryPath = packageRoot.appendingPathComponent("examples/library").
         let json = try JSONValue.parse(Array(run.out.utf8))
         #expect(try JSONSchemaValidator.load("snippets-ask.result.schema.json").violations(of: json) == [])
         let library = LibraryPaths(paths: [exampleLibraryPath], source: .flags).load()
-        let expected = try await AskPipeline(library: library).answer(AskRequest(question: "how do I retry a network call?", language: "python", limit: 3))
+        let expected = try await AskPipeline(library: library, sources: FileSystemSnippetSources(fileSystem: DiskFileSystem()))
+            .answer(AskRequest(question: "how do I retry a network call?", language: "python", limit: 3))
         #expect(json == (try JSONValue(encoding: AskResponse(expected, encoding: .utf16, library: library))))
         #expect(json["candidates"]?.arrayValue?.count ?? 0 <= 3)
     }

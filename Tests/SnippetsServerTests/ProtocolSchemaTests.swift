@@ -132,6 +132,10 @@ func protocolExamples() throws -> [(name: String, json: JSONValue)] {
             let answer = Array(decoded.answer.utf16)
             for citation in decoded.citations {
                 #expect(String(decoding: answer[citation.answerRange.start..<citation.answerRange.end], as: UTF16.self) == citation.title, "\(name)")
+                if let quote = citation.quote {
+                    #expect(String(decoding: answer[quote.answerRange.start..<quote.answerRange.end], as: UTF16.self) == quote.text, "\(name)")
+                    #expect(quote.location.range.end.character - quote.location.range.start.character == quote.text.utf16.count, "\(name)")
+                }
             }
             #expect((decoded.reason == nil) == (decoded.status == "answered"), "\(name)")
             statuses.insert(decoded.status)
@@ -153,9 +157,14 @@ func protocolExamples() throws -> [(name: String, json: JSONValue)] {
     @Test func realResultsValidateInEveryEncoding() async throws {
         let library = LibraryPaths(paths: [packageRoot.appendingPathComponent("examples/library").path], source: .flags).load()
         #expect(library.snippets.count >= 15)
-        let questions = ["what's my postal address?", "how do I retry a network call?", "recipe for banana bread", "what is my passport number?", "which snippet?", "what did the vendor say?"]
+        let questions = [
+            "what's my postal address?", "how do I retry a network call?", "recipe for banana bread", "what is my passport number?",
+            "which snippet?", "what did the vendor say?", "which snippet has my Tokyo office address?", "how many retries with backoff",
+        ]
         var results: [AskResult] = []
-        for question in questions { results.append(try await AskPipeline(library: library).answer(AskRequest(question: question))) }
+        let pipeline = AskPipeline(library: library, sources: FileSystemSnippetSources(fileSystem: DiskFileSystem()))
+        for question in questions { results.append(try await pipeline.answer(AskRequest(question: question))) }
+        #expect(results.contains { $0.citations.contains { $0.quote != nil } }, "real results quote")
         results.append(try await AskPipeline(library: SnippetLibrary(files: [], searchedPaths: ["/nowhere"])).answer(AskRequest(question: "x y")))
         for ask in results {
             for encoding in PositionEncoding.allCases {

@@ -4,6 +4,12 @@ the statuses it saw.
 
 Run by `make model-bench` (llama-server started by scripts/model-server.sh, which sets SNIPPETS_MODEL_URL):
 `.venv/bin/python Tests/bench/ask_latency.py --bin PATH --battery ../shared/eval/personal-battery.json [-n 50]`.
+
+At library size, without a model: `--library PATH` (repeatable) serves those paths instead of the battery's
+library (the battery's questions are still asked), and `--scale N` then serves them again copied N times into a
+temporary folder (each copy under its own root), printing both sizes and the ratio of their p99s, e.g.
+`--library ../shared/corpora/friendly-snippets --library ../shared/corpora/vim-snippets
+--library ../shared/corpora/personal --scale 8 -n 300`.
 """
 
 from __future__ import annotations
@@ -13,8 +19,10 @@ import collections
 import json
 import os
 import pathlib
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "e2e"))
@@ -26,15 +34,22 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered) + 0.5) - 1))]
 
 
-def run(binary: str, library: str, questions: list[str], count: int, model: dict | None) -> None:
+def run(binary: str, library: str | list[str], questions: list[str], count: int, model: dict | None) -> float:
     os.environ["SNIPPETS_LSP_BIN"] = binary
-    options: dict = {"libraries": [library]}
+    options: dict = {"libraries": library if isinstance(library, list) else [library]}
     if model:
         options["model"] = model
     times: list[float] = []
     statuses: collections.Counter = collections.Counter()
     with RawClient("serve") as client:
         client.initialize(init_options=options)
+        # The first load is waited for (and the ask facts prepared after it) before anything is timed.
+        deadline = time.monotonic() + 600
+        while "result" not in client.call("snippets/ask", {"question": questions[0]}, timeout=600):
+            if time.monotonic() > deadline:
+                raise SystemExit("the library did not load in 10 minutes")
+            time.sleep(0.5)
+        time.sleep(1)
         for index in range(count):
             question = questions[index % len(questions)]
             started = time.perf_counter()
@@ -49,6 +64,7 @@ def run(binary: str, library: str, questions: list[str], count: int, model: dict
           f"max {max(times):.0f} ms, mean {statistics.fmean(times):.0f} ms")
     for status, number in statuses.most_common():
         print(f"  {number:3d} {status}")
+    return percentile(times, 0.99)
 
 
 def main() -> None:
@@ -57,13 +73,33 @@ def main() -> None:
     parser.add_argument("--battery", required=True)
     parser.add_argument("-n", type=int, default=50)
     parser.add_argument("--model-url", default=os.environ.get("SNIPPETS_MODEL_URL"))
+    parser.add_argument("--library", action="append", default=[], help="serve these paths instead (repeatable)")
+    parser.add_argument("--scale", type=int, default=1, help="then serve the libraries copied this many times")
     arguments = parser.parse_args()
     battery_path = pathlib.Path(arguments.battery).resolve()
     battery = json.loads(battery_path.read_text(encoding="utf-8"))
-    library = str((battery_path.parent / battery["library"]).resolve())
+    library: str | list[str] = str((battery_path.parent / battery["library"]).resolve())
+    if arguments.library:
+        library = [str(pathlib.Path(path).resolve()) for path in arguments.library]
     questions = [probe["question"] for probe in battery["probes"]]
     binary = str(pathlib.Path(arguments.bin).resolve())
-    run(binary, library, questions, arguments.n, None)
+    print(f"library: {library}")
+    small = run(binary, library, questions, arguments.n, None)
+    if arguments.scale > 1:
+        paths = library if isinstance(library, list) else [library]
+        with tempfile.TemporaryDirectory(prefix="ask-latency-") as folder:
+            copies = []
+            for copy in range(1, arguments.scale + 1):
+                root = pathlib.Path(folder) / f"copy{copy}"
+                root.mkdir()
+                for number, path in enumerate(paths):
+                    source = pathlib.Path(path)
+                    target = root / f"{number}-{source.name}"
+                    (shutil.copytree if source.is_dir() else shutil.copyfile)(source, target)
+                    copies.append(str(target))
+            print(f"{arguments.scale}x library ({len(copies)} paths):")
+            large = run(binary, copies, questions, arguments.n, None)
+        print(f"p99 ratio: {large / max(small, 1e-9):.2f} at {arguments.scale} times the snippets")
     if arguments.model_url:
         run(binary, library, questions, arguments.n, {"url": arguments.model_url, "timeoutSeconds": 60})
 

@@ -6,10 +6,27 @@ public struct DraftAnswer: Hashable, Sendable {
         public var title: String
         /// UTF-8 offsets into `text` that should cover exactly `title`.
         public var utf8Range: Range<Int>
+        /// The sentence of the snippet the answer quotes, if any.
+        public var quote: Quote?
 
-        public init(citedID: String, title: String, utf8Range: Range<Int>) {
+        public init(citedID: String, title: String, utf8Range: Range<Int>, quote: Quote? = nil) {
             self.citedID = citedID
             self.title = title
+            self.utf8Range = utf8Range
+            self.quote = quote
+        }
+    }
+
+    /// A quoted sentence: which of the snippet's quotable sentences (`QuotableSentence.index`), its text as
+    /// claimed, and the UTF-8 offsets into `text` that should cover exactly it.
+    public struct Quote: Hashable, Sendable {
+        public var sentence: Int
+        public var text: String
+        public var utf8Range: Range<Int>
+
+        public init(sentence: Int, text: String, utf8Range: Range<Int>) {
+            self.sentence = sentence
+            self.text = text
             self.utf8Range = utf8Range
         }
     }
@@ -40,6 +57,9 @@ public enum AuditRule: String, Hashable, Sendable, Codable, CaseIterable {
     case noEchoedInstructions = "no-echoed-instructions"
     /// One or two short sentences; an answer cites something, a "nothing fits" cites nothing.
     case answerShape = "answer-shape"
+    /// Every quote is one of its cited snippet's quotable sentences, exactly the text of the snippet's file at the
+    /// sentence's range, and its range in the answer covers exactly it.
+    case quotesExact = "quotes-exact"
 }
 
 /// A rule an answer broke, and how.
@@ -70,6 +90,10 @@ public struct AnswerAudit: Sendable {
         self.init(question: question, evidence: candidates.map(SnippetEvidence.init), facts: AskLibraryFacts.Facts(library: library))
     }
 
+    /// Each candidate's quotable sentences with the file they were read from, by identifier: a quote is checked
+    /// against them (a snippet without an entry has nothing to quote).
+    var quotable: [String: (sentences: [QuotableSentence], file: QuoteFile)] = [:]
+
     init(question: String, evidence: [SnippetEvidence], facts: AskLibraryFacts.Facts) {
         self.question = question
         self.candidates = evidence
@@ -99,6 +123,26 @@ public struct AnswerAudit: Sendable {
             }
         }
 
+        // quotes-exact
+        for citation in draft.citations {
+            guard let quote = citation.quote else { continue }
+            let range = quote.utf8Range
+            guard range.lowerBound >= 0, range.upperBound <= textLength, String(table.slice(range)) == quote.text else {
+                failures.append(.init(rule: .quotesExact, detail: "range \(range) does not cover the quote of \(citation.citedID)"))
+                continue
+            }
+            guard let source = quotable[citation.citedID], source.sentences.indices.contains(quote.sentence) else {
+                failures.append(.init(rule: .quotesExact, detail: "sentence \(quote.sentence) is not one of \(citation.citedID)'s"))
+                continue
+            }
+            let sentence = source.sentences[quote.sentence]
+            if sentence.text != quote.text || source.file.text(at: sentence.fileUTF8Range) != quote.text {
+                failures.append(.init(rule: .quotesExact, detail: "the quote is not the text of \(citation.citedID)'s file at its range"))
+            } else if AskText.isInstruction(quote.text) {
+                failures.append(.init(rule: .quotesExact, detail: "the quote reads as an instruction"))
+            }
+        }
+
         // titles-are-candidates: citations name their own snippet; quoted or named titles elsewhere are candidates.
         let candidateTitles = Set(candidates.map(\.snippet.title))
         for citation in draft.citations {
@@ -106,7 +150,8 @@ public struct AnswerAudit: Sendable {
                 failures.append(.init(rule: .titlesAreCandidates, detail: "'\(citation.title)' is not the title of \(citation.citedID)"))
             }
         }
-        let prose = Self.masking(draft.citations.map(\.utf8Range), in: draft.text)
+        // Titles and quotes are checked above; the rest is prose.
+        let prose = Self.masking(draft.citations.map(\.utf8Range) + draft.citations.compactMap(\.quote?.utf8Range), in: draft.text)
         for quoted in Self.quotedSpans(in: prose) where !candidateTitles.contains(quoted) {
             failures.append(.init(rule: .titlesAreCandidates, detail: "quoted \"\(quoted)\" is no candidate's title"))
         }
@@ -117,7 +162,8 @@ public struct AnswerAudit: Sendable {
 
         // numbers-in-evidence
         let citedEvidence = draft.citations.compactMap { candidateByID[$0.citedID]?.trustedText }
-        for number in Set(AskText.numbers(in: draft.text)).sorted() {
+        let unquoted = Self.masking(draft.citations.compactMap(\.quote?.utf8Range), in: draft.text)
+        for number in Set(AskText.numbers(in: unquoted)).sorted() {
             let found = AskText.contains(number: number, in: question)
                 || citedEvidence.contains { AskText.contains(number: number, in: $0) }
             if !found {

@@ -27,8 +27,25 @@ public final class AskLibraryFacts: @unchecked Sendable {
         }
     }
 
-    /// Computes the facts now (after a load, so the first ask does not pay for it).
-    public func prepare() { _ = facts }
+    /// Computes the facts now (after a load, so the first ask does not pay for it); with `index` (the library's),
+    /// its word neighbourhood too.
+    public func prepare(index: TokenIndex? = nil) {
+        _ = facts
+        if let index { _ = words(index: index) }
+    }
+
+    private var neighbourhood: WordNeighbourhood?
+
+    /// The vocabulary's typo and derived-form neighbourhood (see `WordNeighbourhood`), built from `index` (the
+    /// index of this library) on first use and kept.
+    func words(index: TokenIndex) -> WordNeighbourhood {
+        lock.withLock {
+            if let neighbourhood { return neighbourhood }
+            let built = WordNeighbourhood(index: index)
+            neighbourhood = built
+            return built
+        }
+    }
 
     struct Facts: Sendable {
         /// Every scope name of the library, lowercased.

@@ -27,13 +27,17 @@ public struct AskPipeline: Sendable {
     public let facts: AskLibraryFacts
     /// The model's role and the figures it came from (see `ModelRole`); `advisory` until measured.
     public let modelStanding: ModelStanding
+    /// Where cited snippets' files are read for quoting; nil quotes nothing.
+    public let sources: (any SnippetSources)?
 
     /// A pipeline over `library`, searching `index` (built from the same library). Pass `facts` kept with the
     /// library (one per snapshot) so that an ask does no work proportional to the library's size.
     public init(
         library: SnippetLibrary, index: TokenIndex, facts: AskLibraryFacts? = nil, model: (any AskModel)? = nil,
-        modelStanding: ModelStanding = .unmeasured, picker: CandidatePicker = .init(), learned: LearnedWords = .none
+        modelStanding: ModelStanding = .unmeasured, picker: CandidatePicker = .init(), learned: LearnedWords = .none,
+        sources: (any SnippetSources)? = nil
     ) {
+        self.sources = sources
         self.library = library
         self.index = index
         self.facts = facts ?? AskLibraryFacts(library: library)
@@ -46,11 +50,18 @@ public struct AskPipeline: Sendable {
     /// A pipeline that builds its own index of `library`.
     public init(
         library: SnippetLibrary, model: (any AskModel)? = nil, modelStanding: ModelStanding = .unmeasured,
-        picker: CandidatePicker = .init(), learned: LearnedWords = .none
+        picker: CandidatePicker = .init(), learned: LearnedWords = .none, sources: (any SnippetSources)? = nil
     ) {
         self.init(
             library: library, index: TokenIndex(library: library), model: model, modelStanding: modelStanding, picker: picker,
-            learned: learned)
+            learned: learned, sources: sources)
+    }
+
+    /// The sentences of `snippet` an answer may quote, read from its file as it is now (see `QuoteFinder`), with
+    /// stable indexes a per-question schema can offer as a choice. Empty without `sources` or when the file no
+    /// longer holds the snippet.
+    public func quotableSentences(of snippet: Snippet) -> [QuotableSentence] {
+        QuoteReader(sources: sources).sentences(of: snippet)
     }
 
     /// The answer to `request`. Never fails for a reason a person should see: every outcome is a status with a reason.
@@ -60,7 +71,20 @@ public struct AskPipeline: Sendable {
     ) async throws(CancellationError) -> AskResult {
         var result = try await search(request, progress: progress)
         if model != nil { result.model = modelStanding }
+        result.searchTerms = showingCorrections(in: result.searchTerms, question: request.question, language: request.language)
         return Self.noting(unsearched: facts.facts.unsearched, in: result)
+    }
+
+    /// `terms` with each correction of a mistyped question word shown as `recieve → receive`.
+    private func showingCorrections(in terms: [String], question: String, language: String?) -> [String] {
+        guard !terms.isEmpty else { return terms }
+        let question = String(String.UnicodeScalarView(question.unicodeScalars.prefix(AskRequest.questionLength.upperBound)))
+        var shown: [String: String] = [:]
+        for word in forgiving(scopedWords(of: question, language: language).words) {
+            if let correction = word.correction { shown[correction] = "\(word.word) → \(correction)" }
+        }
+        guard !shown.isEmpty else { return terms }
+        return terms.map { shown[$0] ?? $0 }
     }
 
     /// `result`, saying what was not searched when it names no snippet and part of the library could not be read:
@@ -87,7 +111,8 @@ public struct AskPipeline: Sendable {
 
         if let unusable = LibraryState.result(for: library) { return unusable }
 
-        let (words, language) = scopedWords(of: question, language: request.language)
+        let (asked, language) = scopedWords(of: question, language: request.language)
+        let words = forgiving(asked)
         let ownTerms = Self.uniqued(words.flatMap(\.forms))
         var terms = ownTerms
 
@@ -117,7 +142,7 @@ public struct AskPipeline: Sendable {
 
         // Retrieval: real snippets only, each looked up again by its identifier on the way out.
         // Learned words count like a description, in retrieval and in the evidence the picker and audit read.
-        func retrieve(_ terms: [String]) -> (snippets: [Snippet], taught: [SnippetID: Set<String>]) {
+        func retrieve(_ terms: [String], in language: String?) -> (snippets: [Snippet], taught: [SnippetID: Set<String>]) {
             let taught = learnedMatches(for: terms, language: language)
             let hits = taught.isEmpty
                 ? index.search(terms: terms, language: language, limit: limit).hits
@@ -137,20 +162,55 @@ public struct AskPipeline: Sendable {
                 return evidence
             }
         }
-        let retrieved = retrieve(terms)
-        var candidates = retrieved.snippets
+        // The whole library is searched: the document's language first, then every other snippet, so that
+        // "nothing matches" is never said about a snippet of another language.
+        func retrieveAll(_ terms: [String]) -> (inLanguage: [Snippet], others: [Snippet], taught: [SnippetID: Set<String>]) {
+            let first = retrieve(terms, in: language)
+            guard language != nil else { return (first.snippets, [], first.taught) }
+            let wide = retrieve(terms, in: nil)
+            let others = wide.snippets.filter { !library.applies($0, toLanguage: language) }
+            return (first.snippets, others, first.taught.merging(wide.taught) { $0.union($1) })
+        }
+        func shown(_ found: (inLanguage: [Snippet], others: [Snippet], taught: [SnippetID: Set<String>])) -> [Snippet] {
+            found.inLanguage + found.others.prefix(max(0, limit - found.inLanguage.count))
+        }
+        let retrieved = retrieveAll(terms)
+        var candidates = shown(retrieved)
         // The deterministic pick reads what the question's own words retrieve, so a model's words never change it.
-        let own = terms == ownTerms ? retrieved : retrieve(ownTerms)
-        let ownCandidates = own.snippets
-        let ownEvidence = evidenceOf(ownCandidates, taught: own.taught)
+        var own = terms == ownTerms ? retrieved : retrieveAll(ownTerms)
+        // A question the user taught for a snippet, asked again, is answered with that snippet.
+        let taughtAgain = taughtSnippets(for: words, language: language)
+        for snippet in taughtAgain.reversed() where !own.inLanguage.contains(where: { $0.id == snippet.id }) {
+            own.inLanguage.insert(snippet, at: 0)
+        }
+        let ownCandidates = own.inLanguage + own.others
+        let ownEvidence = evidenceOf(own.inLanguage, taught: own.taught)
+        let otherEvidence = evidenceOf(own.others, taught: own.taught)
         try Self.checkCancellation()
         // The deterministic pick: the answer when there is no model, and the replacement whenever the model fails.
-        let deterministic =
-            ownCandidates.isEmpty
-            ? nil
-            : deterministicAnswer(
-                words: words, language: language, candidates: ownEvidence,
-                audit: AnswerAudit(question: question, evidence: ownEvidence, facts: facts.facts))
+        // The document's language first; another language's snippets only when none of its own fits.
+        let quotes = QuoteReader(sources: sources)
+        let ownAudit = AnswerAudit(question: question, evidence: ownEvidence + otherEvidence, facts: facts.facts)
+        var abstention: Abstention?
+        var deterministic: DraftAnswer?
+        if !ownEvidence.isEmpty {
+            switch deterministicAnswer(
+                question: question, words: words, terms: ownTerms, language: language, candidates: ownEvidence,
+                audit: ownAudit, taught: Set(taughtAgain.map(\.id)), quotes: quotes)
+            {
+            case .picked(let draft): deterministic = draft
+            case .abstained(let reason): abstention = reason
+            }
+        }
+        if deterministic == nil, let language, !otherEvidence.isEmpty {
+            switch deterministicAnswer(
+                question: question, words: words, terms: ownTerms, language: nil, candidates: otherEvidence,
+                audit: ownAudit, taught: [], quotes: quotes, otherLanguage: language)
+            {
+            case .picked(let draft): deterministic = draft
+            case .abstained(let reason): abstention = abstention ?? reason
+            }
+        }
         if let deterministic {
             // The model is shown what the deterministic picker chose, so that it can confirm it.
             let picked = deterministic.citations.compactMap { citation in ownCandidates.first { $0.id.rawValue == citation.citedID } }
@@ -167,8 +227,15 @@ public struct AskPipeline: Sendable {
             }
         }
         let candidateEntries = candidates.map(AskCandidate.init)
-        let evidence = terms == ownTerms ? ownEvidence : evidenceOf(candidates, taught: retrieved.taught.merging(own.taught) { $0.union($1) })
-        let audit = AnswerAudit(question: question, evidence: evidence, facts: facts.facts)
+        // The deterministic pass's evidence is reused where the candidates are the same snippets.
+        let evidence: [SnippetEvidence]
+        if terms == ownTerms {
+            let known = Dictionary((ownEvidence + otherEvidence).map { ($0.snippet.id, $0) }, uniquingKeysWith: { first, _ in first })
+            evidence = candidates.map { known[$0.id] ?? evidenceOf([$0], taught: own.taught)[0] }
+        } else {
+            evidence = evidenceOf(candidates, taught: retrieved.taught.merging(own.taught) { $0.union($1) })
+        }
+        var audit = AnswerAudit(question: question, evidence: evidence, facts: facts.facts)
 
         guard !candidates.isEmpty else {
             let searched = terms.joined(separator: ", ")
@@ -186,7 +253,17 @@ public struct AskPipeline: Sendable {
 
         func deterministicResult(status: AskStatus, reason: AskReason?) -> AskResult {
             if let deterministic {
-                return finished(deterministic, status: status, terms: terms, candidates: candidateEntries, reason: reason)
+                return finished(deterministic, status: status, terms: terms, candidates: candidateEntries, reason: reason, quotes: quotes)
+            }
+            if reason == nil, let abstention, !abstention.missing.isEmpty {
+                let missing = abstention.missing.prefix(4).map { "\"\($0)\"" }
+                let named = missing.count == 1 ? missing[0] : missing.dropLast().joined(separator: ", ") + " or " + missing.last!
+                return AskResult(
+                    status: .noMatch, answer: "No snippet in your library has what the question names, so none is named.",
+                    searchTerms: terms, candidates: candidateEntries,
+                    reason: AskReason(
+                        code: .premiseNotFound,
+                        message: "Not found in any matching snippet: \(named). \(candidates.count) snippet\(candidates.count == 1 ? "" : "s") shared only the question's common words."))
             }
             let answer = "Some snippets share words with the question, but none of them fits it well enough to name."
             return AskResult(
@@ -251,13 +328,16 @@ public struct AskPipeline: Sendable {
                     code: .modelFoundNone,
                     message: "The model read \(candidates.count) matching snippet\(candidates.count == 1 ? "" : "s") and found none that answers the question."))
         }
-        let draft = Self.draft(for: reply, candidates: candidates)
+        let cited = reply.cited.compactMap { id in candidates.first { $0.id.rawValue == id } }
+        let chosen = quoteChoices(for: cited, question: question, words: words, terms: terms, language: language, reader: quotes)
+        audit.quotable = quotes.quotable(for: cited)
+        let draft = Self.draft(for: reply, candidates: candidates, quotes: chosen)
         let failures = audit.failures(of: draft)
         if failures.isEmpty {
             guard let deterministic, !isTrusted else {
                 // The deterministic picker abstains (this is where a model helps: questions in other words), or the
                 // model is trusted: its audited pick stands.
-                var result = finished(draft, status: .answered, terms: terms, candidates: candidateEntries, reason: nil)
+                var result = finished(draft, status: .answered, terms: terms, candidates: candidateEntries, reason: nil, quotes: quotes)
                 if isTrusted, let quote = reply.quote, result.citations.contains(where: { $0.snippetID.rawValue == quote.candidateID }) {
                     result.modelQuote = quote
                 }
@@ -276,7 +356,7 @@ public struct AskPipeline: Sendable {
             }
             return finished(
                 modelCited == confident ? draft : deterministic, status: .answered, terms: terms, candidates: candidateEntries,
-                reason: nil)
+                reason: nil, quotes: quotes)
         }
         let rules = AuditRule.allCases.filter { rule in failures.contains { $0.rule == rule } }
         return deterministicResult(
@@ -285,6 +365,47 @@ public struct AskPipeline: Sendable {
                 code: .auditFailed,
                 message: "The model's answer failed the checks (\(rules.map(\.rawValue).joined(separator: ", "))), so this answer was put together from the matching snippets directly.",
                 failedRules: rules))
+    }
+
+    /// `words` with the library's spelling: a word no snippet holds is read as the library word it most likely
+    /// mistypes (`recieve` → receive, shown in `searchTerms`), and every word also matches library words of its
+    /// derivational family (`delivery` finds `delivering`). Ask only: completion never corrects.
+    private func forgiving(_ words: [QuestionWord]) -> [QuestionWord] {
+        guard !words.isEmpty else { return words }
+        let neighbourhood = facts.words(index: index)
+        return words.map { word in
+            // A negated word ("unpaid") and a compound are matched as they are.
+            guard !word.isCompound, word.stem == AskWords.stem(word.word) else { return word }
+            var word = word
+            if !word.forms.contains(where: index.holds(term:)), neighbourhood.family(of: word.word).isEmpty,
+                let correction = neighbourhood.correction(of: word.word)
+            {
+                word.correction = correction
+                word.forms = AskWords.searchForms(of: correction)
+                word.stem = AskWords.stem(correction)
+            }
+            let base = word.correction ?? word.word
+            for related in neighbourhood.family(of: base).prefix(4) {
+                word.forms.append(related)
+                let stem = AskWords.stem(related)
+                if stem != word.stem && !word.relatedStems.contains(stem) { word.relatedStems.append(stem) }
+            }
+            return word
+        }
+    }
+
+    /// The snippets a repeated taught question names: those that learned one of its words (see `LearnedWords`)
+    /// and whose own text and learned words together hold every content word of it, in identifier order.
+    private func taughtSnippets(for words: [QuestionWord], language: String?) -> [Snippet] {
+        let weighed = words.filter { !$0.isCompound }
+        guard !learned.isEmpty, !weighed.isEmpty else { return [] }
+        var learners: Set<SnippetID> = []
+        for word in weighed { learners.formUnion(learned.snippets(learningStem: word.stem)) }
+        return learners.sorted().compactMap { id -> Snippet? in
+            guard let snippet = library.snippet(withID: id), library.applies(snippet, toLanguage: language) else { return nil }
+            let stems = SnippetEvidence(snippet).ownStems.union(learned.stems(for: id))
+            return weighed.allSatisfy { $0.isMatched(by: stems) } ? snippet : nil
+        }.prefix(picker.maximumPicks).map { $0 }
     }
 
     /// The question's content words, and the language to search in: the document's, else a library language the
@@ -299,43 +420,167 @@ public struct AskPipeline: Sendable {
         return (words, scope)
     }
 
-    /// The deterministic answer naming the candidates that cover the question well, or nil to abstain.
+    /// Why the deterministic picker named nothing: the question's specific words that no candidate holds (empty
+    /// when the candidates simply cover too little of it).
+    struct Abstention {
+        var missing: [String]
+    }
+
+    enum DeterministicPick {
+        case picked(DraftAnswer)
+        case abstained(Abstention)
+    }
+
+    /// The deterministic answer naming the candidates that cover the question well, or why it abstains. `taught`:
+    /// snippets a repeated taught question names (cited whatever the picker says). `otherLanguage`: the document's
+    /// language, when `candidates` are snippets of other languages (the answer then says so).
     private func deterministicAnswer(
-        words: [QuestionWord], language: String?, candidates: [SnippetEvidence], audit: AnswerAudit
-    ) -> DraftAnswer? {
+        question: String, words: [QuestionWord], terms: [String], language: String?, candidates: [SnippetEvidence],
+        audit: AnswerAudit, taught: Set<SnippetID>, quotes: QuoteReader, otherLanguage: String? = nil
+    ) -> DeterministicPick {
         let facts = facts.facts
         let inScope = facts.inScopeCount(language: language, library: library)
         let weighed = words.filter { !$0.isCompound }
+        var frequencies: [Int] = []
         let weights = weighed.map { word in
             // Snippets that contain the word, plus those scoped to a language of that name (see `SnippetEvidence.stems`).
             let scoped = facts.scopedCount(named: [word.word, word.stem], language: language, library: library)
             let containing = index.documentFrequency(of: word.forms, language: language)
                 + learnedDocumentFrequency(of: word.stem, in: candidates)
+            frequencies.append(min(containing + scoped, inScope))
             return CandidatePicker.weight(documentFrequency: min(containing + scoped, inScope), snippetCount: inScope)
         }
-        let supports = picker.supports(for: weighed, weights: weights, candidates: candidates)
-        let picked = picker.picks(from: supports).compactMap { id in candidates.first { $0.snippet.id == id }?.snippet }
-        guard !picked.isEmpty else { return nil }
-        var draft = AnswerComposer.naming(picked, note: Self.learnedNote(words: weighed, picked: picked, candidates: candidates))
+        var picked: [Snippet]
+        let taughtPicks = candidates.filter { taught.contains($0.snippet.id) }.prefix(picker.maximumPicks).map(\.snippet)
+        if !taughtPicks.isEmpty {
+            picked = Array(taughtPicks)
+        } else {
+            let supports = picker.supports(for: weighed, weights: weights, candidates: candidates)
+            picked = picker.picks(from: supports).compactMap { id in candidates.first { $0.snippet.id == id }?.snippet }
+            if !picked.isEmpty, let missing = Self.unfoundPremise(
+                question: question, words: weighed, frequencies: frequencies, inScope: inScope, candidates: candidates,
+                picked: Set(picked.map(\.id)))
+            {
+                return .abstained(Abstention(missing: missing))
+            }
+        }
+        guard !picked.isEmpty else {
+            let missing = Self.unfoundSpecifics(question: question, words: weighed, candidates: candidates)
+            return .abstained(Abstention(missing: missing))
+        }
+        let notes = [
+            otherLanguage.map { Self.otherLanguageNote(picked: picked, document: $0) } ?? "",
+            Self.learnedNote(words: weighed, picked: picked, candidates: candidates),
+        ].filter { !$0.isEmpty }
+        var audit = audit
+        audit.quotable = quotes.quotable(for: picked)
+        let chosen = Self.chooseQuotes(
+            for: picked, question: question, words: weighed, weights: weights, terms: terms, reader: quotes)
+        var draft = AnswerComposer.naming(picked, quotes: chosen, note: notes.joined(separator: " "))
+        if !audit.failures(of: draft).isEmpty { draft = AnswerComposer.naming(picked, quotes: chosen, note: notes.first ?? "") }
+        if !audit.failures(of: draft).isEmpty { draft = AnswerComposer.naming(picked, quotes: chosen) }
         if !audit.failures(of: draft).isEmpty { draft = AnswerComposer.naming(picked) }
+        // Titles alone, as before quotes and layers: a layer name with digits, or four long quotes, can break the
+        // number or length rules.
+        if !audit.failures(of: draft).isEmpty { draft = AnswerComposer.naming(picked.map { (id: $0.id.rawValue, title: $0.title) }) }
         let failures = audit.failures(of: draft)
         guard failures.isEmpty else {
             // Cannot happen by construction; if it ever does, naming nothing is the safe answer.
             assertionFailure("the deterministic answer failed the audit: \(failures)")
-            return nil
+            return .abstained(Abstention(missing: []))
         }
-        return draft
+        return .picked(draft)
+    }
+
+    /// The sentence to quote of each of `picked` (see `QuoteFinder.choose`), by identifier.
+    static func chooseQuotes(
+        for picked: [Snippet], question: String, words: [QuestionWord], weights: [Double], terms: [String], reader: QuoteReader
+    ) -> [SnippetID: QuotableSentence] {
+        let searchStems = Set(terms.map(AskWords.stem))
+        var result: [SnippetID: QuotableSentence] = [:]
+        for snippet in picked {
+            if let sentence = QuoteFinder.choose(
+                among: reader.sentences(of: snippet), question: question, words: words, weights: weights, searchStems: searchStems)
+            {
+                result[snippet.id] = sentence
+            }
+        }
+        return result
+    }
+
+    /// The quotes for snippets a model cited: chosen as the deterministic picker chooses, with the question's
+    /// words weighed by rarity in `language`.
+    private func quoteChoices(
+        for cited: [Snippet], question: String, words: [QuestionWord], terms: [String], language: String?, reader: QuoteReader
+    ) -> [SnippetID: QuotableSentence] {
+        guard sources != nil, !cited.isEmpty else { return [:] }
+        let weighed = words.filter { !$0.isCompound }
+        let inScope = facts.facts.inScopeCount(language: language, library: library)
+        let weights = weighed.map {
+            CandidatePicker.weight(documentFrequency: min(index.documentFrequency(of: $0.forms, language: language), inScope), snippetCount: inScope)
+        }
+        return Self.chooseQuotes(for: cited, question: question, words: weighed, weights: weights, terms: terms, reader: reader)
+    }
+
+    /// "It is in your python snippets, not markdown ones." for picks of another language than the document's.
+    static func otherLanguageNote(picked: [Snippet], document: String) -> String {
+        var scopes: [String] = []
+        for snippet in picked {
+            for scope in snippet.scopes.prefix(1) where !scopes.contains(scope) { scopes.append(scope) }
+        }
+        guard !scopes.isEmpty else { return "" }
+        let named = scopes.count == 1 ? scopes[0] : scopes.dropLast().joined(separator: ", ") + " and " + scopes.last!
+        return "\(picked.count == 1 ? "It is" : "They are") in your \(named) snippets, not \(document) ones."
+    }
+
+    /// The figures and named things of the question (see `unfoundPremise`) that no candidate holds.
+    static func unfoundSpecifics(question: String, words: [QuestionWord], candidates: [SnippetEvidence]) -> [String] {
+        let named = QuestionWord.namedWords(in: question)
+        let specific = words.filter { $0.word.contains(where: \.isASCIIDigit) || named.contains($0.word) }
+        guard !specific.isEmpty else { return [] }
+        let stemsOf = candidates.map(\.stems)
+        let texts = candidates.map(\.trustedText)
+        return specific.filter { word in
+            let held = stemsOf.contains { word.isMatched(by: $0) }
+                || (word.word.contains(where: \.isASCIIDigit) && texts.contains { AskText.contains(number: word.word, in: $0) })
+            return !held
+        }.map(\.word)
+    }
+
+    /// The question's specific words that no candidate holds, when they make the picks wrong; nil when the picks
+    /// stand. Specific are a figure ("15%", "2024"), a named thing (a capitalised word inside a sentence, an
+    /// all-capitals word, a quoted word), and a word rare in the library; the picks stand unless one of the
+    /// figures or names is in no candidate, or every word the picks hold is common while a rare or unknown
+    /// question word is in no candidate.
+    static func unfoundPremise(
+        question: String, words: [QuestionWord], frequencies: [Int], inScope: Int, candidates: [SnippetEvidence],
+        picked: Set<SnippetID>
+    ) -> [String]? {
+        let missingSpecific = unfoundSpecifics(question: question, words: words, candidates: candidates)
+        if !missingSpecific.isEmpty { return missingSpecific }
+        let stemsOf = candidates.map(\.stems)
+        func inSomeCandidate(_ word: QuestionWord) -> Bool { stemsOf.contains { word.isMatched(by: $0) } }
+        // A word is common when more than 2% of the snippets in scope (and at least 3) hold it.
+        let commonFrom = max(3, inScope / 50)
+        let rareMissing = zip(words, frequencies).filter { $0.1 < commonFrom && !inSomeCandidate($0.0) }.map(\.0.word)
+        guard !rareMissing.isEmpty else { return nil }
+        for evidence in candidates where picked.contains(evidence.snippet.id) {
+            let stems = evidence.stems
+            let holdsRare = zip(words, frequencies).contains { $0.1 < commonFrom && $0.0.isMatched(by: stems) }
+            if holdsRare { return nil }
+        }
+        return rareMissing
     }
 
     /// The answer a model's reply proposes, exactly as proposed: the audit decides whether it may be returned.
-    private static func draft(for reply: PickReply, candidates: [Snippet]) -> DraftAnswer {
-        let titleByID = Dictionary(candidates.map { ($0.id.rawValue, $0.title) }, uniquingKeysWith: { first, _ in first })
+    private static func draft(for reply: PickReply, candidates: [Snippet], quotes: [SnippetID: QuotableSentence]) -> DraftAnswer {
+        let snippetByID = Dictionary(candidates.map { ($0.id.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
         // An identifier that was not a candidate has no title to write; it stays a claim the audit rejects.
-        let unknown = reply.cited.filter { titleByID[$0] == nil }.map { DraftAnswer.Citation(citedID: $0, title: "", utf8Range: 0..<0) }
+        let unknown = reply.cited.filter { snippetByID[$0] == nil }.map { DraftAnswer.Citation(citedID: $0, title: "", utf8Range: 0..<0) }
         switch reply.status {
         case .answered:
             var draft = AnswerComposer.naming(
-                reply.cited.compactMap { id in titleByID[id].map { (id: id, title: $0) } }, note: reply.note.sentence)
+                AnswerComposer.entries(for: reply.cited.compactMap { snippetByID[$0] }, quotes: quotes), note: reply.note.sentence)
             draft.citations += unknown
             return draft
         case .noneFit:
@@ -348,12 +593,19 @@ public struct AskPipeline: Sendable {
 
     /// The result for a draft that passed the audit: citations resolved to the library's snippets.
     private func finished(
-        _ draft: DraftAnswer, status: AskStatus, terms: [String], candidates: [AskCandidate], reason: AskReason?
+        _ draft: DraftAnswer, status: AskStatus, terms: [String], candidates: [AskCandidate], reason: AskReason?,
+        quotes: QuoteReader
     ) -> AskResult {
         let citations = draft.citations.compactMap { citation -> AskCitation? in
             guard let snippet = library.snippet(withID: SnippetID(rawValue: citation.citedID)) else { return nil }
+            let quote = citation.quote.flatMap { quote in
+                quotes.sentences(of: snippet).first { $0.index == quote.sentence }.map {
+                    AskQuote(sentence: $0.index, field: $0.field, text: $0.text, answerUTF8Range: quote.utf8Range, location: $0.location)
+                }
+            }
             return AskCitation(
-                snippetID: snippet.id, title: snippet.title, answerUTF8Range: citation.utf8Range, location: snippet.location)
+                snippetID: snippet.id, title: snippet.title, answerUTF8Range: citation.utf8Range, location: snippet.location,
+                quote: quote)
         }
         return AskResult(
             status: status, answer: draft.text, searchTerms: terms, citations: citations, candidates: candidates,
@@ -411,5 +663,40 @@ extension String {
     var capitalizedFirst: String {
         guard let first else { return self }
         return first.uppercased() + dropFirst()
+    }
+}
+
+/// The snippet files one ask reads for quoting, each read once, and the quotable sentences of each snippet.
+final class QuoteReader {
+    let sources: (any SnippetSources)?
+    private var files: [String: QuoteFile?] = [:]
+    private var sentencesByID: [SnippetID: [QuotableSentence]] = [:]
+
+    init(sources: (any SnippetSources)?) {
+        self.sources = sources
+    }
+
+    func file(_ uri: String) -> QuoteFile? {
+        if let known = files[uri] { return known }
+        let file = sources?.bytes(ofFileAt: uri).map(QuoteFile.init(bytes:))
+        files[uri] = file
+        return file
+    }
+
+    func sentences(of snippet: Snippet) -> [QuotableSentence] {
+        if let known = sentencesByID[snippet.id] { return known }
+        let sentences = file(snippet.location.uri).map { QuoteFinder.sentences(of: snippet, in: $0) } ?? []
+        sentencesByID[snippet.id] = sentences
+        return sentences
+    }
+
+    /// What the audit checks quotes of `snippets` against.
+    func quotable(for snippets: [Snippet]) -> [String: (sentences: [QuotableSentence], file: QuoteFile)] {
+        var result: [String: (sentences: [QuotableSentence], file: QuoteFile)] = [:]
+        for snippet in snippets {
+            guard let file = file(snippet.location.uri) else { continue }
+            result[snippet.id.rawValue] = (sentences(of: snippet), file)
+        }
+        return result
     }
 }

@@ -52,6 +52,9 @@ public enum AskReasonCode: String, Hashable, Sendable, Codable, CaseIterable {
     case nothingRetrieved = "nothing-retrieved"
     /// noMatch: snippets shared words with the question, but none covered it well enough to cite.
     case nothingFits = "nothing-fits"
+    /// noMatch: the question names something specific (a figure, a name, its rarest word) that no candidate has,
+    /// while the candidates share only its common words; the message names what was not found.
+    case premiseNotFound = "premise-not-found"
     /// noMatch: the model looked at the candidates and said none answers the question.
     case modelFoundNone = "model-found-none"
     /// noMatch: a trusted model said none of the candidates answers, overruling the deterministic pick.
@@ -97,6 +100,26 @@ public struct AskReason: Hashable, Sendable {
     }
 }
 
+/// The sentence of a cited snippet that the answer quotes: exactly the text of the snippet's file at `location`.
+public struct AskQuote: Hashable, Sendable {
+    /// Its number among the snippet's quotable sentences (`AskPipeline.quotableSentences(of:)`).
+    public var sentence: Int
+    public var field: QuoteField
+    public var text: String
+    /// UTF-8 offsets into the answer covering exactly `text`.
+    public var answerUTF8Range: Range<Int>
+    /// Where it is in the snippet's file, in every position encoding.
+    public var location: SourceLocation
+
+    public init(sentence: Int, field: QuoteField, text: String, answerUTF8Range: Range<Int>, location: SourceLocation) {
+        self.sentence = sentence
+        self.field = field
+        self.text = text
+        self.answerUTF8Range = answerUTF8Range
+        self.location = location
+    }
+}
+
 /// A snippet the answer names, with where its title sits in the answer text.
 public struct AskCitation: Hashable, Sendable {
     public var snippetID: SnippetID
@@ -104,19 +127,27 @@ public struct AskCitation: Hashable, Sendable {
     /// UTF-8 offsets into the answer covering exactly `title` (quotes excluded).
     public var answerUTF8Range: Range<Int>
     public var location: SourceLocation
+    /// The sentence of the snippet that answers, when one does.
+    public var quote: AskQuote?
 
-    public init(snippetID: SnippetID, title: String, answerUTF8Range: Range<Int>, location: SourceLocation) {
+    public init(snippetID: SnippetID, title: String, answerUTF8Range: Range<Int>, location: SourceLocation, quote: AskQuote? = nil) {
         self.snippetID = snippetID
         self.title = title
         self.answerUTF8Range = answerUTF8Range
         self.location = location
+        self.quote = quote
     }
 
     /// `answerUTF8Range` as offsets in code units of `encoding` into `answer`.
     public func answerRange(in answer: String, encoding: PositionEncoding) -> Range<Int> {
+        Self.range(answerUTF8Range, in: answer, encoding: encoding)
+    }
+
+    /// A UTF-8 range of `answer` as offsets in code units of `encoding`.
+    public static func range(_ utf8Range: Range<Int>, in answer: String, encoding: PositionEncoding) -> Range<Int> {
         let table = LineTable(answer)
-        let start = encoding.length(of: table.slice(0..<answerUTF8Range.lowerBound))
-        let length = encoding.length(of: table.slice(answerUTF8Range))
+        let start = encoding.length(of: table.slice(0..<utf8Range.lowerBound))
+        let length = encoding.length(of: table.slice(utf8Range))
         return start..<(start + length)
     }
 }

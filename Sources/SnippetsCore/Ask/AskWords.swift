@@ -49,6 +49,8 @@ struct SnippetEvidence: Sendable {
         }
         instructionSentences = instructions
         trustedBodySentences = trusted
+        ownStems = Set(AskWords.tokens(in: ([snippet.title, snippet.description ?? ""] + snippet.triggers + trusted).joined(separator: "\n"))
+            .map(AskWords.stem)).union(snippet.scopes.map { $0.lowercased() })
     }
 
     /// The text that counts as evidence: title, description, triggers and the trusted body sentences.
@@ -59,13 +61,11 @@ struct SnippetEvidence: Sendable {
     /// The stems a snippet is about: those of its trusted text, plus its language scopes (a `python` snippet is
     /// about Python even when its text never says so).
     var stems: Set<String> {
-        ownStems.union(learnedStems)
+        learnedStems.isEmpty ? ownStems : ownStems.union(learnedStems)
     }
 
-    /// The stems of the snippet's own text and scopes, without learned ones.
-    var ownStems: Set<String> {
-        Set(AskWords.tokens(in: trustedText).map(AskWords.stem)).union(snippet.scopes.map { $0.lowercased() })
-    }
+    /// The stems of the snippet's own text (`trustedText`) and scopes, without learned ones: computed once.
+    let ownStems: Set<String>
 
     /// The sentences a quote may be chosen from: the description, then the trusted body sentences, as written.
     var quotableSentences: [String] {

@@ -49,7 +49,7 @@ public struct CandidatePicker: Hashable, Sendable {
             let stems = evidence.stems
             var covered = 0.0
             var matched: [String] = []
-            for (word, weight) in zip(words, weights) where stems.contains(word.stem) {
+            for (word, weight) in zip(words, weights) where word.isMatched(by: stems) {
                 covered += weight
                 matched.append(word.word)
             }

@@ -6,6 +6,16 @@ public struct QuestionWord: Hashable, Sendable {
     public var forms: [String]
     /// The stem it matches by (`invoices` → `invoic`): a key, not a word to show.
     public var stem: String
+    /// Further stems it matches by: library words of its derivational family (`delivery` → `deliv`), or the
+    /// stem of the library word it was corrected to (see `WordNeighbourhood`). Empty for a word taken as written.
+    public var relatedStems: [String] = []
+    /// The library word a mistyped question word was read as (`recieve` → receive); nil when taken as written.
+    public var correction: String?
+
+    /// Whether a text with `stems` holds this word (its own stem or a related one).
+    public func isMatched(by stems: Set<String>) -> Bool {
+        stems.contains(stem) || relatedStems.contains(where: stems.contains)
+    }
 
     public init(word: String, forms: [String], stem: String, isCompound: Bool = false) {
         self.word = word
@@ -54,6 +64,36 @@ public struct QuestionWord: Hashable, Sendable {
             result.append(QuestionWord(word: token, forms: forms, stem: stem, isCompound: isWhole(at: position, in: tokens)))
         }
         return result
+    }
+
+    /// The tokens of `question` that name something: those of a word capitalised inside a sentence
+    /// ("an invoice for Acme"), of an all-capitals word of two letters or more ("my IBAN"), and of quoted text.
+    /// The first word of a sentence and "I" are not names.
+    public static func namedWords(in question: String) -> Set<String> {
+        var named: Set<String> = []
+        var sentenceStart = true
+        let chunks = question.split(whereSeparator: \.isWhitespace)
+        // A question in title case ("How Do I Send An Invoice") names nothing by its capitals.
+        let capitalisedChunks = chunks.filter { $0.first(where: \.isLetter)?.isUppercase ?? false }.count
+        let titleCase = chunks.count >= 3 && capitalisedChunks * 2 > chunks.count
+        // Nor one in capitals ("WHAT IS MY IBAN").
+        let capitalChunks = chunks.filter { chunk in
+            let letters = chunk.filter(\.isLetter)
+            return letters.count >= 2 && letters.allSatisfy(\.isUppercase)
+        }.count
+        let shouted = chunks.count >= 2 && capitalChunks * 2 > chunks.count
+        for chunk in chunks {
+            let letters = chunk.filter(\.isLetter)
+            let capitalised = chunk.first(where: \.isLetter)?.isUppercase ?? false
+            let allCapitals = letters.count >= 2 && letters.allSatisfy(\.isUppercase)
+            if (allCapitals && !shouted) || (capitalised && !sentenceStart && !titleCase && letters != "I") {
+                named.formUnion(AskWords.tokens(in: String(chunk)))
+            }
+            if chunk.first(where: { !"\"'“‘(".contains($0) }) != nil { sentenceStart = false }
+            if let last = chunk.last(where: { !"\"'”’)".contains($0) }), ".!?:".contains(last) { sentenceStart = true }
+        }
+        for quoted in AnswerAudit.quotedSpans(in: question) { named.formUnion(AskWords.tokens(in: quoted)) }
+        return named
     }
 
     /// Whether `tokens[position]` is negated: a negating word comes just before it, with at most a few fillers

@@ -15,7 +15,7 @@ import Foundation
 ///   field, with `df` the sum of those tokens' document frequencies (at most `N`).
 /// - Layers: among trigger matches (exact or prefix), a snippet from an earlier layer ranks first; among exact
 ///   trigger matches in one layer, the higher `priority`, then the one loaded first (as `LibraryConflicts` says).
-/// - Ties: higher `priority`, then the shorter shortest trigger, then title, then identifier.
+/// - Ties: the earlier layer, then higher `priority`, then the shorter shortest trigger, then title, then identifier.
 ///
 /// The reported `score` adds a tier bonus (exact trigger 1000, +100 for exact case; prefix 500) to the term score.
 public struct TokenIndex: Sendable {
@@ -257,6 +257,21 @@ public struct TokenIndex: Sendable {
 
     /// How many distinct tokens the index holds.
     public var tokenCount: Int { tokens.count }
+
+    /// Whether `search(terms: [term])` can match anything: the token itself or one of its stem is in the index.
+    /// Constant time, whatever the library's size.
+    public func holds(term: String) -> Bool {
+        let lowered = term.lowercased()
+        return tokens.find(lowered) != nil || stemGroups[EnglishStemmer.stem(lowered)] != nil
+    }
+
+    /// Every token of the index with how many snippets hold it, in identifier order (for vocabulary built once
+    /// per library, such as ask's `WordNeighbourhood`).
+    public func forEachToken(_ body: (String, Int) -> Void) {
+        for id in 0..<tokens.count {
+            body(tokens.texts.string(id), Int(postingStarts[id + 1] - postingStarts[id]))
+        }
+    }
 
     /// Ranked snippets for `query` as a person types it (a trigger being typed, or words).
     /// `language` nil searches every snippet; otherwise the language's snippets plus global ones.
@@ -506,6 +521,9 @@ public struct TokenIndex: Sendable {
             return lhs.number < rhs.number
         }
         if lhs.score != rhs.score { return lhs.score > rhs.score }
+        // Between equal matches, the earlier layer (the user's own first) wins here too, not only among triggers:
+        // a repository's copy of a user's snippet never outranks it.
+        if lhs.layerRank != rhs.layerRank { return lhs.layerRank < rhs.layerRank }
         if lhs.priority != rhs.priority { return lhs.priority > rhs.priority }
         if lhs.shortestTrigger != rhs.shortestTrigger { return lhs.shortestTrigger < rhs.shortestTrigger }
         let lhsTitle = snippets[lhs.number].title

@@ -401,3 +401,26 @@ private struct PorterStemmer {
         }
     }
 }
+
+extension EnglishStemmer {
+    /// The key of a word's derivational family, for ask's matching of derived forms: the stem, with the few
+    /// derivations Porter leaves apart rewritten to their verb (`delivery` → deliver → `deliv`, as `delivering`;
+    /// `subscription` → subscribe; `receipt` → receive). Each rewrite names a whole productive ending, never a
+    /// bare letter, so look-alikes stay apart (`factory` is not `factor`, `cancer` is not `cancel`). Words the
+    /// stemmer leaves alone (not plain ASCII letters) are their own key.
+    public static func familyKey(_ word: String) -> String {
+        let stem = stem(word)
+        guard stem.utf8.count >= 5, stem.utf8.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) else { return stem }
+        for (ending, replacement) in familyRewrites where stem.hasSuffix(ending) {
+            let prefix = stem.dropLast(ending.count)
+            // The word must keep a syllable before the ending ("deli-very", "sub-scription"; not "e-very", "script").
+            guard prefix.utf8.count >= 2, prefix.utf8.count + replacement.utf8.count >= 5 else { continue }
+            return Self.stem(String(prefix) + replacement)
+        }
+        return stem
+    }
+
+    /// Stem endings that Porter keeps apart from their verb, and what they become: a noun in -very from a verb in
+    /// -ver (`deliveri`, `discoveri`, `recoveri`), -scription from -scribe, -ceipt from -ceive.
+    static let familyRewrites: [(String, String)] = [("veri", "ver"), ("script", "scribe"), ("ceipt", "ceive")]
+}

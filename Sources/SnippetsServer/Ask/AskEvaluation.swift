@@ -112,16 +112,17 @@ public struct AskEvaluation: Sendable {
     /// Runs `battery` over `library`, retrieving `limit` candidates per question.
     public static func run(
         _ battery: ProbeBattery, library: SnippetLibrary, model: (any AskModel)? = nil,
-        modelStanding: ModelStanding = .unmeasured, limit: Int = AskRequest.defaultLimit
+        modelStanding: ModelStanding = .unmeasured, limit: Int = AskRequest.defaultLimit,
+        sources: (any SnippetSources)? = FileSystemSnippetSources(fileSystem: DiskFileSystem())
     ) async throws -> AskEvaluation {
-        let pipeline = AskPipeline(library: library, model: model, modelStanding: modelStanding)
+        let pipeline = AskPipeline(library: library, model: model, modelStanding: modelStanding, sources: sources)
         var outcomes: [ProbeOutcome] = []
         var byKind: [String: EvalMeasures] = [:]
         var kinds: [String] = []
         var overall = EvalMeasures()
         for probe in battery.probes {
             let result = try await pipeline.answer(AskRequest(question: probe.question, limit: limit))
-            var outcome = judge(probe, result: result, library: library)
+            var outcome = judge(probe, result: result, library: library, sources: sources)
             outcome.askedModel = model != nil && !result.candidates.isEmpty
             outcomes.append(outcome)
             if byKind[probe.kind] == nil { kinds.append(probe.kind) }
@@ -132,14 +133,46 @@ public struct AskEvaluation: Sendable {
     }
 
     /// Judges one answer from the wire result (UTF-16 ranges, as a client sees them) and the library.
-    static func judge(_ probe: ProbeBattery.Probe, result: AskResult, library: SnippetLibrary) -> ProbeOutcome {
+    /// A quote is grounded when its range covers exactly its text in the answer and its text is exactly the
+    /// snippet file's text at its location (read again through `sources`); quotes are then left out of the prose
+    /// that is judged for titles and numbers.
+    static func judge(
+        _ probe: ProbeBattery.Probe, result: AskResult, library: SnippetLibrary, sources: (any SnippetSources)? = nil
+    ) -> ProbeOutcome {
         let wire = AskResponse(result, encoding: .utf16)
-        let answer = wire.answer
-        let utf16 = Array(answer.utf16)
+        let utf16 = Array(wire.answer.utf16)
+        var quoteRanges: [Range<Int>] = []
+        var quotesGrounded = true
+        for quote in wire.citations.compactMap(\.quote) {
+            let range = quote.answerRange
+            guard range.start >= 0, range.start <= range.end, range.end <= utf16.count,
+                String(decoding: utf16[range.start..<range.end], as: UTF16.self) == quote.text
+            else {
+                quotesGrounded = false
+                continue
+            }
+            quoteRanges.append(range.start..<range.end)
+            if let sources {
+                let file = sources.bytes(ofFileAt: quote.location.uri).map { LineTable(String(decoding: $0, as: UTF8.self)) }
+                let start = file.map { $0.utf8Offset(line: quote.location.range.start.line, column: quote.location.range.start.character, in: .utf16) }
+                let end = file.map { $0.utf8Offset(line: quote.location.range.end.line, column: quote.location.range.end.character, in: .utf16) }
+                if let file, let start, let end, start <= end {
+                    if String(file.slice(start..<end)) != quote.text { quotesGrounded = false }
+                } else {
+                    quotesGrounded = false
+                }
+            }
+        }
+        // The prose: the answer with each quote replaced by a neutral mark.
+        var prose16 = utf16
+        for range in quoteRanges.sorted(by: { $0.lowerBound > $1.lowerBound }) {
+            prose16.replaceSubrange(range, with: Array("▯".utf16))
+        }
+        let answer = String(decoding: prose16, as: UTF16.self)
         let candidateIDs = Set(wire.candidates.map(\.id))
         let titles = Set(library.snippets.map(\.title))
 
-        var grounded = true
+        var grounded = quotesGrounded
         var citedSnippets: [Snippet] = []
         for citation in wire.citations {
             let snippet = library.snippet(withID: SnippetID(rawValue: citation.id))
@@ -157,7 +190,7 @@ public struct AskEvaluation: Sendable {
             [snippet.title, snippet.description ?? "", snippet.body, SnippetBody.parse(snippet.body).body.plainText()] + snippet.triggers
         } + [probe.question]
         // A quoted span must be a title; a capitalised run must be part of a title or of what is cited.
-        var invented = quotedSpans(in: answer).filter { !titles.contains($0) }
+        var invented = quotedSpans(in: answer).filter { !titles.contains($0) && $0 != "▯" }
         invented += capitalisedRuns(in: answer).filter { run in
             !invented.contains(run) && !titles.contains { $0.contains(run) } && !evidence.contains { $0.contains(run) }
         }

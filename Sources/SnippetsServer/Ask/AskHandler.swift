@@ -47,7 +47,8 @@ public enum AskHandler: RequestHandler {
         }
         let pipeline = AskPipeline(
             library: snapshot.library, index: snapshot.index ?? TokenIndex(library: snapshot.library), facts: snapshot.askFacts,
-            model: model, modelStanding: standing, learned: snapshot.learned)
+            model: model, modelStanding: standing, learned: snapshot.learned,
+            sources: FileSystemSnippetSources(fileSystem: DiskFileSystem()))
         let token = params.workDoneToken
         if let token {
             await context.notify(

@@ -76,6 +76,22 @@ public struct AskResponse: Codable, Hashable, Sendable {
         public var layerRevision: String?
         /// A hash of the cited entry's content (`Snippet.contentHash`), for `snippets/verifyCitations`.
         public var contentHash: String?
+        /// The sentence of the snippet that answers, quoted in `answer` exactly as its file has it.
+        public var quote: Quote?
+    }
+
+    /// A quoted sentence of a cited snippet.
+    public struct Quote: Codable, Hashable, Sendable {
+        /// Exactly the text of the snippet's file at `location`.
+        public var text: String
+        /// Its number among the snippet's quotable sentences (description first, then body; 0-based).
+        public var sentence: Int
+        /// `description` or `body`.
+        public var field: String
+        /// Covers exactly `text` in `answer`.
+        public var answerRange: AnswerRange
+        /// Where the sentence is in the snippet's file, for the editor to highlight.
+        public var location: LSPLocation
     }
 
     /// A snippet the answer looked at.
@@ -151,7 +167,14 @@ public struct AskResponse: Codable, Hashable, Sendable {
                 location: LSPLocation(sourceLocation: citation.location, in: encoding),
                 layer: snippet?.layer.nonEmptyLayer,
                 layerRevision: snippet.flatMap { library?.layerRevisions[$0.layer]?.text },
-                contentHash: snippet?.contentHash)
+                contentHash: snippet?.contentHash,
+                quote: citation.quote.map { quote in
+                    let range = AskCitation.range(quote.answerUTF8Range, in: result.answer, encoding: encoding)
+                    return Quote(
+                        text: quote.text, sentence: quote.sentence, field: quote.field.rawValue,
+                        answerRange: AnswerRange(start: range.lowerBound, end: range.upperBound),
+                        location: LSPLocation(sourceLocation: quote.location, in: encoding))
+                })
         }
         candidates = result.candidates.map {
             Candidate(

@@ -78,10 +78,12 @@ public enum AskCommand: SnippetsCommand {
                         of: modelConfiguration, library: library, index: index, environment: context.environment, measuring: false).counts
                     : nil
                 standing = .resolving(roleSetting, qualification: known)
-                result = try await AskPipeline(library: library, index: index, model: model, modelStanding: standing, learned: learned)
+                result = try await AskPipeline(library: library, index: index, model: model, modelStanding: standing, learned: learned,
+                    sources: FileSystemSnippetSources(fileSystem: DiskFileSystem()))
                     .answer(request)
             } else {
-                result = try await AskPipeline(library: library, learned: learned).answer(request)
+                result = try await AskPipeline(library: library, model: model, learned: learned, sources: FileSystemSnippetSources(fileSystem: DiskFileSystem()))
+                    .answer(request)
             }
             if learning, GapLog.isGap(result), let problem = GapLog(environment: context.environment).record(request.question) {
                 context.printError("snippets-lsp ask: \(problem)")

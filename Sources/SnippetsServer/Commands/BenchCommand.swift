@@ -223,9 +223,11 @@ public enum BenchCommand: SnippetsCommand {
     ) async -> (facts: UInt64, wall: [UInt64], cpu: [UInt64]) {
         let facts = AskLibraryFacts(library: library)
         let factsStart = DispatchTime.now().uptimeNanoseconds
-        facts.prepare()
+        facts.prepare(index: index)
         let factsTime = DispatchTime.now().uptimeNanoseconds - factsStart
-        let pipeline = AskPipeline(library: library, index: index, facts: facts)
+        // As the server asks: cited snippets' files are read for their quotes.
+        let pipeline = AskPipeline(
+            library: library, index: index, facts: facts, sources: FileSystemSnippetSources(fileSystem: DiskFileSystem()))
         var wall: [UInt64] = []
         var cpu: [UInt64] = []
         for question in questions {

@@ -92,7 +92,7 @@ extension LanguageServer {
             }
             await self.install(snapshot, lastGood: newLastGood, problems: problems)
             // After the swap, so completions are served first: the first ask then finds its facts ready.
-            await Self.offCooperativeThreads { snapshot.askFacts.prepare() }
+            await Self.offCooperativeThreads { snapshot.askFacts.prepare(index: snapshot.index) }
         }
     }
 
