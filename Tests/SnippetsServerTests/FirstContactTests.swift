@@ -38,7 +38,9 @@ struct FirstContactTests {
 
     @Test func aLoadSlowerThanTheWaitGetsAnIncompleteListAndTheStillLoadingError() async throws {
         let library = TestLibrary([makeFile([makeSnippet("Hello", triggers: ["hello"], body: "hello()")])])
-        library.setLoadDelay(.seconds(3))
+        // A load far slower than the wait, so that a loaded machine (the whole suite runs in parallel) cannot finish
+        // it before the completion below is asked.
+        library.setLoadDelay(.seconds(6))
         let client = TestClient(library: library, firstLoadWait: .milliseconds(100))
         _ = try await start(client, capabilities: completionRegistration)
         client.open("file:///w/a.txt", language: "plaintext", text: "hel")

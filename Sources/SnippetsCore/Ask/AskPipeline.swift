@@ -395,7 +395,8 @@ public struct AskPipeline: Sendable {
     }
 
     /// The snippets a repeated taught question names: those that learned one of its words (see `LearnedWords`)
-    /// and whose own text and learned words together hold every content word of it, in identifier order.
+    /// and whose own text and learned words together hold every content word of it that learning records, in
+    /// identifier order.
     private func taughtSnippets(for words: [QuestionWord], language: String?) -> [Snippet] {
         let weighed = words.filter { !$0.isCompound }
         guard !learned.isEmpty, !weighed.isEmpty else { return [] }
@@ -404,7 +405,12 @@ public struct AskPipeline: Sendable {
         return learners.sorted().compactMap { id -> Snippet? in
             guard let snippet = library.snippet(withID: id), library.applies(snippet, toLanguage: language) else { return nil }
             let stems = SnippetEvidence(snippet).ownStems.union(learned.stems(for: id))
-            return weighed.allSatisfy { $0.isMatched(by: stems) } ? snippet : nil
+            // Learning never records a bare number ("turning 40"), so a taught question with one is still a repeat
+            // when its other words, two at least, are all held; a question of one held word and a number is not.
+            let numbers = weighed.filter { $0.word.allSatisfy(\.isNumber) }
+            let rest = weighed.filter { !$0.word.allSatisfy(\.isNumber) }
+            guard rest.allSatisfy({ $0.isMatched(by: stems) }), numbers.isEmpty || rest.count >= 2 else { return nil }
+            return snippet
         }.prefix(picker.maximumPicks).map { $0 }
     }
 
