@@ -289,7 +289,10 @@ public struct AskPipeline: Sendable {
             candidates: evidence.map {
                 PickCandidate(
                     id: $0.snippet.id.rawValue, title: $0.snippet.title, description: $0.snippet.description,
-                    excerpt: $0.excerptForModel, sentences: isTrusted ? $0.quotableSentences : [])
+                    excerpt: $0.excerptForModel,
+                    // The sentences as the file has them (what an answer may quote), so that a chosen index names
+                    // exactly the quote the audit checks; without sources, the entry's own lines.
+                    sentences: !isTrusted ? [] : sources == nil ? $0.quotableSentences : quotes.sentences(of: $0.snippet).map(\.text))
             },
             // Only a trusted model chooses what to quote, and only among these sentences.
             offersQuoteChoice: isTrusted)
@@ -329,7 +332,13 @@ public struct AskPipeline: Sendable {
                     message: "The model read \(candidates.count) matching snippet\(candidates.count == 1 ? "" : "s") and found none that answers the question."))
         }
         let cited = reply.cited.compactMap { id in candidates.first { $0.id.rawValue == id } }
-        let chosen = quoteChoices(for: cited, question: question, words: words, terms: terms, language: language, reader: quotes)
+        var chosen = quoteChoices(for: cited, question: question, words: words, terms: terms, language: language, reader: quotes)
+        // A trusted model may choose which of a cited snippet's sentences to quote: only an index into the
+        // sentences it was shown, never text of its own; the audit checks the quote against the file like any.
+        if isTrusted, let choice = reply.quote, let snippet = cited.first(where: { $0.id.rawValue == choice.candidateID }) {
+            let sentences = quotes.sentences(of: snippet)
+            if sentences.indices.contains(choice.sentence) { chosen[snippet.id] = sentences[choice.sentence] }
+        }
         audit.quotable = quotes.quotable(for: cited)
         let draft = Self.draft(for: reply, candidates: candidates, quotes: chosen)
         let failures = audit.failures(of: draft)

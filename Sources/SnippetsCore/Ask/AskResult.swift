@@ -185,8 +185,8 @@ public struct AskResult: Hashable, Sendable {
     /// The configured model's role and the figures it came from; nil when no model is configured.
     public var model: ModelStanding?
     /// The sentence a trusted model chose to quote, of a cited snippet (`QuoteChoice.sentence` indexes the
-    /// candidate's `PickCandidate.sentences`: its description, then its trusted body sentences). A hook for quoted
-    /// answers: not on the wire yet.
+    /// candidate's `PickCandidate.sentences`, which are `AskPipeline.quotableSentences(of:)` when the files can be
+    /// read); that citation's `quote` is then this sentence. Not on the wire: the citation's quote is.
     public var modelQuote: QuoteChoice?
 
     public init(

@@ -255,6 +255,55 @@ enum WeakModel: String, CaseIterable, Sendable {
             == QuoteChoice(candidateID: "s1", sentence: 0))
     }
 
+    @Test func aTrustedModelsChosenSentenceIsTheQuoteAndTheFileHoldsItThere() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("model-quote-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = """
+            {
+              "Parcel returns": {
+                "prefix": "returns",
+                "description": "Where parcels are sent back",
+                "body": ["Returns go to the depot in Hull.", "Opening hours: 8–16, Monday to Friday.", "Ask for Zoë at the gate."]
+              }
+            }
+            """
+        try text.write(to: folder.appendingPathComponent("post.code-snippets"), atomically: true, encoding: .utf8)
+        let library = LibraryPaths(paths: [folder.path], source: .flags).load()
+        let snippet = try #require(library.snippets.first)
+        let sources = FileSystemSnippetSources(fileSystem: DiskFileSystem())
+        let sentences = AskPipeline(library: library, sources: sources).quotableSentences(of: snippet)
+        let wanted = try #require(sentences.firstIndex { $0.text == "Ask for Zoë at the gate." })
+        // The model cites the snippet and chooses the third body line, which the deterministic choice would not.
+        let server = try FakeModelServer { request in
+            if request.path == "/props" { return props(4096) }
+            let format = request.json["response_format"] as? [String: Any]
+            let name = (format?["json_schema"] as? [String: Any])?["name"] as? String
+            if name == "search_words" { return FakeModelServer.completion(#"{"words":[]}"#) }
+            return FakeModelServer.completion(
+                #"{"status":"answered","cited":["\#(snippet.id.rawValue)"],"note":"","quote":"\#(snippet.id.rawValue)#\#(wanted + 1)"}"#)
+        }
+        let model = OpenAICompatibleModel(configuration: configuration(server))
+        let question = "where do parcels go back to and when is it open?"
+        let trusted = try await AskPipeline(
+            library: library, model: model, modelStanding: ModelStanding(role: .trusted, basis: .forced), sources: sources
+        ).answer(AskRequest(question: question))
+        #expect(trusted.status == .answered)
+        let quote = try #require(trusted.citations.first?.quote)
+        #expect(quote.text == "Ask for Zoë at the gate.")
+        #expect(trusted.answer.contains("Ask for Zoë at the gate."))
+        // The quote's range in the file holds exactly its text (UTF-8 offsets of the file's bytes).
+        let bytes = Array(try Data(contentsOf: folder.appendingPathComponent("post.code-snippets")))
+        let start = quote.location.range.start, end = quote.location.range.end
+        let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        let line = Array(lines[start.line])
+        #expect(start.line == end.line)
+        #expect(String(decoding: line[start.utf8Column..<end.utf8Column], as: UTF8.self) == quote.text)
+        // Without the model's choice, the deterministic quote is another line.
+        let plain = try await AskPipeline(library: library, sources: sources).answer(AskRequest(question: question))
+        #expect(plain.citations.first?.quote?.text != "Ask for Zoë at the gate.")
+    }
+
     @Test func aMeasuredCapableModelIsTrustedAndDeclinesTheQuestion() async throws {
         let server = try capable.server()
         let model = OpenAICompatibleModel(configuration: configuration(server))
