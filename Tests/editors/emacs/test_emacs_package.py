@@ -172,7 +172,8 @@ def test_the_package_asks_inserts_saves_and_sees_library_edits(tmp_path: pathlib
     # The answer buffer: the answer with its quotes, the cited snippet, the snippets it looked at, the keys.
     answer = result["answer-buffer"]
     assert answer.startswith("Q: how do I nudge a client about an overdue invoice\n\n"), context
-    assert 'Your library has "Gentle payment reminder".' in answer, context
+    # The answer names the snippet and quotes the line of it that answers, exactly as the file has it.
+    assert 'Your library has "Gentle payment reminder" (“Remind a client that an invoice is overdue”).' in answer, context
     assert "\nCited:\n  Gentle payment reminder  ~/.config/snippets/work.code-snippets:" in answer, context
     assert "\nSnippets it looked at:\n" in answer and "✓ Gentle payment reminder" in answer, context
     assert "RET insert · o open definition" in answer, context
