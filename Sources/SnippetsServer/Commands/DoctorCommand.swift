@@ -304,7 +304,10 @@ struct DoctorReport: Encodable {
         switch qualification.basis {
         case "forced": return (["forced by --model-role or model.role"] + parts).joined(separator: "; ")
         case "measured": return "measured on your library: " + parts.joined(separator: "; ")
-        default: return "not measured (the model gave too few usable replies, or the library is too small to probe); advisory until it is"
+        case "measuring": return "being measured on your library in the background; advisory until it is"
+        default:
+            return "not measured on this library revision: `snippets-lsp doctor` with the same options measures it (a model "
+                + "that gives too few usable replies, or a library too small to probe, stays unmeasured); advisory until then"
         }
     }
 
