@@ -256,8 +256,7 @@ public struct AskPipeline: Sendable {
                 return finished(deterministic, status: status, terms: terms, candidates: candidateEntries, reason: reason, quotes: quotes)
             }
             if reason == nil, let abstention, !abstention.missing.isEmpty {
-                let missing = abstention.missing.prefix(4).map { "\"\($0)\"" }
-                let named = missing.count == 1 ? missing[0] : missing.dropLast().joined(separator: ", ") + " or " + missing.last!
+                let named = abstention.missing.prefix(4).map { "\"\($0)\"" }.listed(conjunction: "or")
                 return AskResult(
                     status: .noMatch, answer: "No snippet in your library has what the question names, so none is named.",
                     searchTerms: terms, candidates: candidateEntries,
@@ -544,7 +543,7 @@ public struct AskPipeline: Sendable {
             for scope in snippet.scopes.prefix(1) where !scopes.contains(scope) { scopes.append(scope) }
         }
         guard !scopes.isEmpty else { return "" }
-        let named = scopes.count == 1 ? scopes[0] : scopes.dropLast().joined(separator: ", ") + " and " + scopes.last!
+        let named = scopes.listed(conjunction: "and")
         return "\(picked.count == 1 ? "It is" : "They are") in your \(named) snippets, not \(document) ones."
     }
 

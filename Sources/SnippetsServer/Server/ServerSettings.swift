@@ -90,8 +90,7 @@ public struct ServerSettings: Sendable, Hashable {
         _ name: String, _ value: JSONValue, default fallback: Value, problems: inout [Problem]
     ) -> Value where Value.RawValue == String {
         if let text = value.stringValue, let chosen = Value(rawValue: text) { return chosen }
-        let cases = Value.allCases.map { "\"\($0.rawValue)\"" }
-        let list = cases.dropLast().joined(separator: ", ") + " or " + (cases.last ?? "")
+        let list = Value.allCases.map { "\"\($0.rawValue)\"" }.listed(conjunction: "or")
         problems.append(Problem(
             name: name, message: "setting 'snippets.\(name)' must be \(list); using the default \"\(fallback.rawValue)\""))
         return fallback
