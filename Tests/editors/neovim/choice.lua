@@ -19,33 +19,8 @@ local finish, run = harness.finish, harness.run
 
 vim.lsp.log.set_level('debug')
 
--- Mode changes and keys, so a failure report shows what the editor actually did.
-result.events = {}
-vim.api.nvim_create_autocmd('ModeChanged', {
-  callback = function()
-    table.insert(result.events, 'mode ' .. vim.v.event.old_mode .. '->' .. vim.v.event.new_mode)
-  end,
-})
-vim.on_key(function(key)
-  table.insert(result.events, 'key ' .. vim.fn.keytrans(key))
-end)
-
-vim.lsp.config('snippets', {
-  cmd = { bin, 'serve' },
-  filetypes = { 'markdown', 'text' },
-  root_markers = { '.snippets-root' },
-  init_options = { libraries = { library } },
-})
-vim.lsp.enable('snippets')
-
-vim.api.nvim_create_autocmd('LspAttach', {
-  callback = function(args)
-    local client = vim.lsp.get_client_by_id(args.data.client_id)
-    if client and client.name == 'snippets' then
-      vim.lsp.completion.enable(true, client.id, args.buf, { autotrigger = false })
-    end
-  end,
-})
+harness.record_events()
+harness.enable_snippets(bin, library)
 
 local client ---@type vim.lsp.Client
 

@@ -1,5 +1,5 @@
 -- Shared by the headless Neovim test scripts: `finish` writes the observations and quits, `run` runs bounded steps
--- in order. Load with `dofile(vim.fs.joinpath(vim.fs.dirname(debug.getinfo(1, 'S').source:sub(2)), 'harness.lua'))`.
+-- in order, `record_events` logs modes and keys, `enable_snippets` starts the server with built-in completion. Load with `dofile(vim.fs.joinpath(vim.fs.dirname(debug.getinfo(1, 'S').source:sub(2)), 'harness.lua'))`.
 
 local M = {}
 
@@ -50,6 +50,40 @@ function M.new(result, result_path, step_timeout_ms)
           name, step_timeout_ms, vim.api.nvim_get_mode().mode, vim.api.nvim_get_current_line()))
       end
     end))
+  end
+
+  -- Records mode changes and keys in `result.events`, so a failure report shows what the editor actually did.
+  function harness.record_events()
+    result.events = {}
+    vim.api.nvim_create_autocmd('ModeChanged', {
+      callback = function()
+        table.insert(result.events, 'mode ' .. vim.v.event.old_mode .. '->' .. vim.v.event.new_mode)
+      end,
+    })
+    vim.on_key(function(key)
+      table.insert(result.events, 'key ' .. vim.fn.keytrans(key))
+    end)
+  end
+
+  -- Configures and enables the server `bin` over `library` for Markdown and text buffers, with Neovim's built-in
+  -- completion turned on (not as you type: the scripts ask for completion themselves) in each buffer it attaches to.
+  function harness.enable_snippets(bin, library)
+    vim.lsp.config('snippets', {
+      cmd = { bin, 'serve' },
+      filetypes = { 'markdown', 'text' },
+      root_markers = { '.snippets-root' },
+      init_options = { libraries = { library } },
+    })
+    vim.lsp.enable('snippets')
+
+    vim.api.nvim_create_autocmd('LspAttach', {
+      callback = function(args)
+        local client = vim.lsp.get_client_by_id(args.data.client_id)
+        if client and client.name == 'snippets' then
+          vim.lsp.completion.enable(true, client.id, args.buf, { autotrigger = false })
+        end
+      end,
+    })
   end
 
   return harness
