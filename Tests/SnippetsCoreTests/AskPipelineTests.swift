@@ -52,13 +52,13 @@ import Testing
     @Test func unreadableLibraryIsNotCalledEmpty() async throws {
         let broken = SnippetFile(
             uri: "file:///lib/a.json", path: "/lib/a.json", format: .vscode,
-            diagnostics: [LibraryDiagnostic(uri: "file:///lib/a.json", position: SourcePosition(line: 0, asciiColumn: 0), severity: .error, code: "json-syntax", message: "a.json: expected '}' at line 3.")])
+            diagnostics: [LibraryDiagnostic(uri: "file:///lib/a.json", position: SourcePosition(line: 0, asciiColumn: 0), severity: .error, code: .jsonSyntax, message: "a.json: expected '}' at line 3.")])
         let result = try await ask("invoice", library: SnippetLibrary(files: [broken], searchedPaths: ["/lib"]))
         #expect(result.status == .libraryUnreadable)
         #expect(result.reason?.message.contains("expected '}'") == true)
         let missing = SnippetLibrary(
             files: [],
-            loaderDiagnostics: [LibraryDiagnostic(uri: "file:///nowhere", position: SourcePosition(line: 0, asciiColumn: 0), severity: .error, code: "missing-path", message: "/nowhere does not exist.")],
+            loaderDiagnostics: [LibraryDiagnostic(uri: "file:///nowhere", position: SourcePosition(line: 0, asciiColumn: 0), severity: .error, code: .missingPath, message: "/nowhere does not exist.")],
             searchedPaths: ["/nowhere"])
         #expect(try await ask("invoice", library: missing).status == .libraryUnreadable)
     }

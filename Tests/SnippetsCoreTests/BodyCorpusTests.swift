@@ -47,8 +47,8 @@ import Testing
                 // What a library load checks (without the elements' text) finds exactly the same problems.
                 #expect(SnippetBody.problems(in: text) == parse.problems, "\(text.debugDescription)")
                 for problem in parse.problems {
-                    problemCounts[problem.code, default: 0] += 1
-                    if problem.code == SnippetBodyProblemCode.unknownVariable {
+                    problemCounts[problem.code.rawValue, default: 0] += 1
+                    if problem.code == DiagnosticCode.unknownVariable {
                         let units = Array(text.utf16)[(problem.utf16Offset + 1)...]
                         let name = String(
                             decoding: units.drop { $0 == SnippetASCII.braceOpen }

@@ -57,7 +57,7 @@ import Testing
         #expect(Self.render("<${TM_SELECTED_TEXT:$foo}>").plain == "<>")
         // And `check` says what the editor does.
         let problem = SnippetBody.parse("a${MISSING_VAR}a").problems.first
-        #expect(problem?.code == SnippetBodyProblemCode.unknownVariable)
+        #expect(problem?.code == DiagnosticCode.unknownVariable)
         #expect(problem?.message.contains("inserts its name as a placeholder") == true)
     }
 
@@ -77,7 +77,7 @@ import Testing
         let body = "${TM_FILENAME/([A-Z][a-z]/format/}"
         let parse = SnippetBody.parse(body)
         #expect(parse.body.elements == [.text(body)])
-        #expect(parse.problems.map(\.code) == [SnippetBodyProblemCode.invalidRegex])
+        #expect(parse.problems.map(\.code) == [DiagnosticCode.invalidRegex])
         #expect(parse.problems.first?.severity == .error)
         let rendered = Self.render(body)
         #expect(rendered.plain == body)
@@ -151,7 +151,7 @@ import Testing
         let parse = SnippetBody.parse(body)
         #expect(parse.body.elements == [.text(body)])
         let problem = try? #require(parse.problems.first)
-        #expect(problem?.code == SnippetBodyProblemCode.choiceOnFinalTabstop)
+        #expect(problem?.code == DiagnosticCode.choiceOnFinalTabstop)
         #expect(problem?.message.contains("VS Code") == true)
         let rendered = Self.render(body)
         #expect(rendered.plain == body)

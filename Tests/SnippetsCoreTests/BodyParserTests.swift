@@ -158,12 +158,12 @@ private func check(_ testCase: BodyCase, sourceLocation: Testing.SourceLocation 
         let parse = SnippetBody.parse(unterminated)
         #expect(parse.body.elements == [.text(unterminated)])
         #expect(parse.problems.count == 3000)
-        #expect(Set(parse.problems.map(\.code)).isSubset(of: ["unterminated-placeholder", "nesting-too-deep"]))
-        #expect(parse.problems.first?.code == "unterminated-placeholder")
+        #expect(Set(parse.problems.map(\.code.rawValue)).isSubset(of: ["unterminated-placeholder", "nesting-too-deep"]))
+        #expect(parse.problems.first?.code.rawValue == "unterminated-placeholder")
 
         let deep = (1...100).map { "${\($0):" }.joined() + "x" + String(repeating: "}", count: 100)
         let deepParse = SnippetBody.parse(deep)
-        #expect(deepParse.problems.map(\.code).contains("nesting-too-deep"))
+        #expect(deepParse.problems.map(\.code.rawValue).contains("nesting-too-deep"))
         #expect(deepParse.body.plainText().contains("x"))
         #expect(SnippetBody.parse(deepParse.body.lspText()).body == deepParse.body)
     }
@@ -174,7 +174,7 @@ private func check(_ testCase: BodyCase, sourceLocation: Testing.SourceLocation 
                 String($0.split(separator: "@")[0])
             }
         ).union(["nesting-too-deep"])
-        #expect(seen == Set(SnippetBodyProblemCode.all))
+        #expect(seen == Set(DiagnosticCode.bodyProblems.map(\.rawValue)))
     }
 }
 

@@ -114,7 +114,7 @@ import Testing
         fileSystem.files["/lib/locked.code-snippets"] = Array(Self.good.utf8)
         let library = LibraryLoader(fileSystem: fileSystem, maximumFileSize: 60).load(paths: ["/lib"])
         #expect(library.snippets.count == 1)
-        let byFile = Dictionary(uniqueKeysWithValues: library.files.map { ($0.path, $0.diagnostics.map(\.code)) })
+        let byFile = Dictionary(uniqueKeysWithValues: library.files.map { ($0.path, $0.diagnostics.map(\.code.rawValue)) })
         #expect(byFile["/lib/good.code-snippets"] == [])
         #expect(byFile["/lib/huge.code-snippets"] == ["file-too-large"])
         #expect(byFile["/lib/nul.code-snippets"] == ["binary-file"])
@@ -146,7 +146,7 @@ import Testing
         let library = LibraryLoader(fileSystem: InMemoryFileSystem(files: ["/lib/bad.code-snippets": text])).load(paths: ["/lib"])
         let diagnostics = library.diagnostics
         #expect(diagnostics.count == 51)
-        #expect(diagnostics.last?.code == "more-body-problems")
+        #expect(diagnostics.last?.code.rawValue == "more-body-problems")
         #expect(diagnostics.last?.message.hasPrefix("160 more problems in snippet 'Bad'") == true)
     }
 
@@ -177,6 +177,6 @@ import Testing
         #expect(library.snippets.map(\.scopes) == [["js"]])
         #expect(library.diagnostics.isEmpty)
         let explicit = loadLibrary(files, paths: ["/lib/README.md"])
-        #expect(explicit.loaderDiagnostics.map(\.code) == ["unknown-format"])
+        #expect(explicit.loaderDiagnostics.map(\.code.rawValue) == ["unknown-format"])
     }
 }

@@ -101,10 +101,10 @@ import Testing
     @Test func parsingReportsSyntaxAndShapeProblemsWithPositions() {
         let syntax = LearnedWords.parse(Array("{\n  \"a.json\": {\n    \"A\": [\"x\",]\n".utf8), uri: "file:///l")
         #expect(syntax.entries.isEmpty)
-        #expect(syntax.diagnostics.map(\.code) == ["learned-syntax"])
+        #expect(syntax.diagnostics.map(\.code.rawValue) == ["learned-syntax"])
         let shape = LearnedWords.parse(Array("{\"a.json\": {\"A\": \"x\", \"B\": [\"y\"]}, \"b.json\": 3}".utf8), uri: "file:///l")
         #expect(shape.entries == [LearnedEntry(file: "a.json", title: "B", words: ["y"])])
-        #expect(shape.diagnostics.map(\.code) == ["learned-shape", "learned-shape"])
+        #expect(shape.diagnostics.map(\.code.rawValue) == ["learned-shape", "learned-shape"])
     }
 
     @Test func oversizedFilesAndWordsAreNotUsed() {
@@ -120,7 +120,7 @@ import Testing
         let library = LibraryLoader(fileSystem: fileSystem).load(paths: ["/lib"])
         let loaded = LearnedWords.load(folders: ["/lib"], fileSystem: fileSystem, library: library)
         #expect(loaded.isEmpty)
-        #expect(loaded.diagnostics.map(\.code) == ["learned-too-large"])
+        #expect(loaded.diagnostics.map(\.code.rawValue) == ["learned-too-large"])
     }
 
     @Test func loadingMatchesEntriesToSnippetsAndWarnsAboutGoneOnes() {
@@ -138,7 +138,7 @@ import Testing
         let learned = LearnedWords.load(folders: ["/lib"], fileSystem: fileSystem, library: library)
         #expect(learned.words(for: library.snippets[0].id) == ["café", "owes"])
         #expect(learned.diagnostics.map(\.severity) == [.warning, .warning])
-        #expect(learned.diagnostics.map(\.code) == ["learned-snippet-gone", "learned-snippet-gone"])
+        #expect(learned.diagnostics.map(\.code.rawValue) == ["learned-snippet-gone", "learned-snippet-gone"])
         #expect(learned.diagnostics[0].position.line == 1)
         #expect(learned.diagnostics[0].message.contains("\"Deleted one\""))
     }

@@ -12,7 +12,7 @@ import Testing
     }
 
     func warnings(_ library: SnippetLibrary, code: String = "trigger-conflict") -> [String] {
-        library.diagnostics.filter { $0.code == code }.map { "\(LibraryPath.path(fromFileURI: $0.uri)):\($0.position.line + 1): \($0.message)" }
+        library.diagnostics.filter { $0.code.rawValue == code }.map { "\(LibraryPath.path(fromFileURI: $0.uri)):\($0.position.line + 1): \($0.message)" }
     }
 
     @Test func everySnippetAndFileKnowsItsLayer() {
@@ -62,7 +62,7 @@ import Testing
             ("me", ["a.code-snippets": "{ \"Thanks\": { \"prefix\": \"ty\", \"body\": \"\(body)\" }, \"Paren\": { \"prefix\": \"p\", \"body\": \"($1)\" } }"]),
             ("team", ["b.code-snippets": "{ \"Order shipped\": { \"prefix\": \"ship\", \"body\": \"\(body)\" }, \"Parens\": { \"prefix\": \"pp\", \"body\": \"($1)\" } }"]),
         ])
-        let hints = library.diagnostics.filter { $0.code == "duplicate-body" }
+        let hints = library.diagnostics.filter { $0.code.rawValue == "duplicate-body" }
         #expect(hints.count == 2)
         #expect(hints.allSatisfy { $0.severity == .hint })
         #expect(hints.first?.message == "'Thanks' has the same body as 'Order shipped' at /team/b.code-snippets:1 (layer 'team'); consider merging them")

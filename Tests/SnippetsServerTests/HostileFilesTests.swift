@@ -266,7 +266,7 @@ final class HandMadeRepository: Sendable {
         let release = try #require(library.snippets.first { $0.title == "Release checklist" })
         #expect(learned.words(for: thanks.id) == [])
         #expect(learned.words(for: release.id) == ["shipping"])
-        #expect(learned.diagnostics.map(\.code) == ["learned-outside-folder"])
+        #expect(learned.diagnostics.map(\.code.rawValue) == ["learned-outside-folder"])
         let ask = await runCommand(["ask", "zebra quokka"] + fixture.flags)
         #expect(!ask.out.contains("Thank-you note"), "\(ask.out)")
         #expect(!ask.out.contains("Matched words you used before"))

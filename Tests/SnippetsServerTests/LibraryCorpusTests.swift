@@ -63,7 +63,7 @@ import Testing
         #expect(library.snippets.allSatisfy { !$0.body.replacingOccurrences(of: "\\$", with: "").contains("$VISUAL") })
         #expect(library.snippets.allSatisfy { !$0.body.contains("${VISUAL") })
         #expect(library.snippets.contains { $0.body.contains("TM_SELECTED_TEXT") })
-        let notes = library.diagnostics.filter { $0.code == "backtick-expression" }
+        let notes = library.diagnostics.filter { $0.code.rawValue == "backtick-expression" }
         #expect(notes.count == 271)
         #expect(notes.allSatisfy { $0.severity == .note })
         // Exact ranges: header line to the last body line, read back from the file.

@@ -73,7 +73,7 @@ import Testing
             try FileManager.default.createSymbolicLink(atPath: root + "/alias", withDestinationPath: root + "/real")
             let library = LibraryPaths(paths: [root + "/real", root + "/alias"], source: .flags).load()
             #expect(library.snippets.count == 1)
-            #expect(library.loaderDiagnostics.map(\.code) == ["already-loaded"])
+            #expect(library.loaderDiagnostics.map(\.code.rawValue) == ["already-loaded"])
         }
     }
 }

@@ -72,7 +72,7 @@ struct RecoveringSetUpTests {
     private func brokenFile(_ name: String) -> SnippetFile {
         let uri = "file:///lib/\(name)"
         let error = LibraryDiagnostic(
-            uri: uri, position: SourcePosition(line: 2, asciiColumn: 4), severity: .error, code: "invalid-json",
+            uri: uri, position: SourcePosition(line: 2, asciiColumn: 4), severity: .error, code: .jsonSyntax,
             message: "expected ',' or '}'")
         return makeFile([makeSnippet("Good \(name)", triggers: ["good"], body: "x", file: uri)], uri: uri, diagnostics: [error])
     }

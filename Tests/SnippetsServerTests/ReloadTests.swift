@@ -30,7 +30,7 @@ struct ReloadTests {
         // Break the file: the snippet stays, the problem is published on the open file.
         let problem = LibraryDiagnostic(
             uri: libraryURI, position: SourcePosition(line: 3, utf8Column: 8, utf16Column: 6, scalarColumn: 5),
-            severity: .error, code: "json-syntax", message: "expected ',' or '}'")
+            severity: .error, code: .jsonSyntax, message: "expected ',' or '}'")
         library.put(makeFile([], diagnostics: [problem]))
         client.notify("workspace/didChangeWatchedFiles", ["changes": [["uri": .string(libraryURI), "type": 2]]])
         let loaded = try await client.nextLoad()
@@ -94,12 +94,12 @@ struct ReloadTests {
         var lastGood = LastGoodFiles()
         let good = makeFile([makeSnippet("A", triggers: ["a"], body: "a")])
         _ = lastGood.serving(SnippetLibrary(files: [good]))
-        let broken = makeFile([], diagnostics: [LibraryDiagnostic(uri: libraryURI, position: SourcePosition(line: 0, asciiColumn: 0), severity: .error, code: "x", message: "bad")])
+        let broken = makeFile([], diagnostics: [LibraryDiagnostic(uri: libraryURI, position: SourcePosition(line: 0, asciiColumn: 0), severity: .error, code: .jsonSyntax, message: "bad")])
         let served = lastGood.serving(SnippetLibrary(files: [broken]))
         #expect(served.snippets.map(\.title) == ["A"])
         #expect(served.diagnostics.map(\.message) == ["bad"])
         // A warning alone is not broken: the new version is served.
-        let warned = makeFile([makeSnippet("B", triggers: ["b"], body: "b")], diagnostics: [LibraryDiagnostic(uri: libraryURI, position: SourcePosition(line: 0, asciiColumn: 0), severity: .warning, code: "x", message: "meh")])
+        let warned = makeFile([makeSnippet("B", triggers: ["b"], body: "b")], diagnostics: [LibraryDiagnostic(uri: libraryURI, position: SourcePosition(line: 0, asciiColumn: 0), severity: .warning, code: .duplicatePrefix, message: "meh")])
         #expect(lastGood.serving(SnippetLibrary(files: [warned])).snippets.map(\.title) == ["B"])
     }
 

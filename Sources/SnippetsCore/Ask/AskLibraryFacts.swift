@@ -108,7 +108,7 @@ public final class AskLibraryFacts: @unchecked Sendable {
 
         /// See `unsearched`. A file with some snippets read is searched, even if others in it were refused.
         static func unsearchedParts(of library: SnippetLibrary) -> [String] {
-            let unreadable = LibraryLoader.ProblemCode.pathProblems.union([LibraryLoader.ProblemCode.unreadable])
+            let unreadable = DiagnosticCode.pathProblems.union([.unreadable])
             let paths = library.loaderDiagnostics.filter { $0.severity == .error && unreadable.contains($0.code) }.map(\.message)
             let files = library.files.filter { $0.snippets.isEmpty && $0.hasErrors }.map { "'\($0.path)' failed to load" }
             return paths + files

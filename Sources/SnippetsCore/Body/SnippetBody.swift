@@ -153,13 +153,13 @@ public struct SnippetBodyProblem: Hashable, Sendable {
     public var utf16Offset: Int
     /// `error` for a construct that falls back to literal text, `warning` for dubious but working text.
     public var severity: LibraryDiagnostic.Severity
-    /// A stable name from `SnippetBodyProblemCode`.
-    public var code: String
+    /// A stable name, one of `DiagnosticCode.bodyProblems`.
+    public var code: DiagnosticCode
     /// A plain sentence saying what the editor will do and how to fix it.
     public var message: String
 
     /// A problem at `utf16Offset`.
-    public init(utf16Offset: Int, severity: LibraryDiagnostic.Severity, code: String, message: String) {
+    public init(utf16Offset: Int, severity: LibraryDiagnostic.Severity, code: DiagnosticCode, message: String) {
         self.utf16Offset = utf16Offset
         self.severity = severity
         self.code = code

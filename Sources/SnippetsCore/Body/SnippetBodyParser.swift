@@ -1,38 +1,5 @@
 import Foundation
 
-/// The stable codes of `SnippetBodyProblem`, one per kind of malformed body text.
-public enum SnippetBodyProblemCode {
-    /// `${1:` without its closing `}`.
-    public static let unterminatedPlaceholder = "unterminated-placeholder"
-    /// `${NAME:` without its closing `}`.
-    public static let unterminatedVariable = "unterminated-variable"
-    /// `${1|a,b` without the closing `|}`.
-    public static let unterminatedChoice = "unterminated-choice"
-    /// `${1||}` or an empty option such as `${1|a,,b|}`.
-    public static let emptyChoice = "empty-choice"
-    /// `${1/…` or `${NAME/…` that is not `/regex/format/options}` with known options.
-    public static let invalidTransform = "invalid-transform"
-    /// A transform whose regular expression JavaScript's `RegExp` rejects: VS Code and Helix insert the whole
-    /// construct as literal text, and so does the server.
-    public static let invalidRegex = "invalid-regex"
-    /// `${0|a,b|}`: VS Code takes no choice on the final tabstop and inserts the construct as literal text.
-    public static let choiceOnFinalTabstop = "choice-on-final-tabstop"
-    /// `${` followed by something other than a tabstop number or a variable name, or `${1` followed by junk.
-    public static let invalidPlaceholder = "invalid-placeholder"
-    /// `${NAME` followed by something other than `}`, `:` or `/`.
-    public static let invalidVariable = "invalid-variable"
-    /// A variable that neither LSP nor VS Code defines.
-    public static let unknownVariable = "unknown-variable"
-    /// Placeholders nested deeper than the parser follows.
-    public static let nestingTooDeep = "nesting-too-deep"
-
-    /// Every code, for documentation and tests.
-    public static let all = [
-        unterminatedPlaceholder, unterminatedVariable, unterminatedChoice, emptyChoice, invalidTransform,
-        invalidRegex, invalidPlaceholder, invalidVariable, unknownVariable, nestingTooDeep, choiceOnFinalTabstop,
-    ]
-}
-
 /// ASCII code units the grammar cares about.
 enum SnippetASCII {
     static let dollar: UInt16 = 0x24
@@ -213,13 +180,13 @@ struct SnippetBodyParser {
         guard !SnippetVariables.isKnown(name) else { return }
         problems.append(
             SnippetBodyProblem(
-                utf16Offset: offset, severity: .warning, code: SnippetBodyProblemCode.unknownVariable,
+                utf16Offset: offset, severity: .warning, code: .unknownVariable,
                 message: "Unknown variable '\(name)': VS Code inserts its name as a placeholder instead of a value."))
     }
 
     /// Backtracks to `start`: forgets what the failed construct reported, reports (and remembers) why it failed.
     private mutating func fail(
-        start: Int, problemMark: Int, code: String, severity: LibraryDiagnostic.Severity = .error, _ message: String
+        start: Int, problemMark: Int, code: DiagnosticCode, severity: LibraryDiagnostic.Severity = .error, _ message: String
     ) -> SnippetElement? {
         problems.removeSubrange(problemMark...)
         let problem = SnippetBodyProblem(utf16Offset: start, severity: severity, code: code, message: message)
@@ -236,18 +203,18 @@ struct SnippetBodyParser {
         index = start + 2
         guard depth < Self.maximumDepth else {
             return fail(
-                start: start, problemMark: problemMark, code: SnippetBodyProblemCode.nestingTooDeep,
+                start: start, problemMark: problemMark, code: .nestingTooDeep,
                 "Placeholders nest more than \(Self.maximumDepth) levels deep; the rest is inserted as literal text.")
         }
         guard let first = unit(at: index) else {
             return fail(
-                start: start, problemMark: problemMark, code: SnippetBodyProblemCode.unterminatedPlaceholder,
+                start: start, problemMark: problemMark, code: .unterminatedPlaceholder,
                 "'${' at the end of the body is inserted as literal text; write '\\${' if that is intended.")
         }
         if SnippetASCII.isDigit(first) {
             guard let number = readInt() else {
                 return fail(
-                    start: start, problemMark: problemMark, code: SnippetBodyProblemCode.invalidPlaceholder,
+                    start: start, problemMark: problemMark, code: .invalidPlaceholder,
                     "The tabstop number is too large; the placeholder is inserted as literal text.")
             }
             return parseTabstopRest(number, start: start, problemMark: problemMark)
@@ -257,7 +224,7 @@ struct SnippetBodyParser {
             return parseVariableRest(name, start: start, problemMark: problemMark)
         }
         return fail(
-            start: start, problemMark: problemMark, code: SnippetBodyProblemCode.invalidPlaceholder,
+            start: start, problemMark: problemMark, code: .invalidPlaceholder,
             severity: .warning,
             "'${' is not followed by a tabstop number or a variable name, so it is inserted as literal text; "
                 + "write '\\${' to say so.")
@@ -272,7 +239,7 @@ struct SnippetBodyParser {
             index += 1
             guard let children = parseChildren() else {
                 return fail(
-                    start: start, problemMark: problemMark, code: SnippetBodyProblemCode.unterminatedPlaceholder,
+                    start: start, problemMark: problemMark, code: .unterminatedPlaceholder,
                     "Placeholder '${\(number):' has no closing '}', so it is inserted as literal text.")
             }
             return .placeholder(number, children)
@@ -280,7 +247,7 @@ struct SnippetBodyParser {
             // VS Code ignores a choice on the final tabstop (its parser only reads `${N|` for N > 0, #31599), so the
             // whole construct is literal text there; Neovim and LuaSnip would offer the choice. Follow VS Code.
             return fail(
-                start: start, problemMark: problemMark, code: SnippetBodyProblemCode.choiceOnFinalTabstop,
+                start: start, problemMark: problemMark, code: .choiceOnFinalTabstop,
                 "A choice on the final tabstop ('${0|') is inserted as literal text by VS Code (other editors differ); "
                     + "number it ${1|…|} and put $0 after it.")
         case SnippetASCII.pipe:
@@ -303,11 +270,11 @@ struct SnippetBodyParser {
             }
         case nil:
             return fail(
-                start: start, problemMark: problemMark, code: SnippetBodyProblemCode.unterminatedPlaceholder,
+                start: start, problemMark: problemMark, code: .unterminatedPlaceholder,
                 "'${\(number)' has no closing '}', so it is inserted as literal text.")
         default:
             return fail(
-                start: start, problemMark: problemMark, code: SnippetBodyProblemCode.invalidPlaceholder,
+                start: start, problemMark: problemMark, code: .invalidPlaceholder,
                 "'${\(number)' must be followed by '}', ':', '|' or '/'; it is inserted as literal text.")
         }
     }
@@ -323,7 +290,7 @@ struct SnippetBodyParser {
             checkVariableName(name, at: start)
             guard let children = parseChildren() else {
                 return fail(
-                    start: start, problemMark: problemMark, code: SnippetBodyProblemCode.unterminatedVariable,
+                    start: start, problemMark: problemMark, code: .unterminatedVariable,
                     "Variable '${\(name):' has no closing '}', so it is inserted as literal text.")
             }
             return .variable(name, default: children)
@@ -340,11 +307,11 @@ struct SnippetBodyParser {
             }
         case nil:
             return fail(
-                start: start, problemMark: problemMark, code: SnippetBodyProblemCode.unterminatedVariable,
+                start: start, problemMark: problemMark, code: .unterminatedVariable,
                 "'${\(name)' has no closing '}', so it is inserted as literal text.")
         default:
             return fail(
-                start: start, problemMark: problemMark, code: SnippetBodyProblemCode.invalidVariable,
+                start: start, problemMark: problemMark, code: .invalidVariable,
                 severity: .warning,
                 "'${\(name)' must be followed by '}', ':' or '/', so it is inserted as literal text; "
                     + "write '\\${' to say so.")
@@ -369,7 +336,7 @@ struct SnippetBodyParser {
     // MARK: Choices
 
     private struct ChoiceFailure: Error {
-        var code: String
+        var code: DiagnosticCode
         var detail: String
         func message(_ number: Int) -> String {
             "Choice '${\(number)|' \(detail), so it is inserted as literal text."
@@ -395,12 +362,12 @@ struct SnippetBodyParser {
             }
             guard let separator = unit(at: index) else {
                 return .failure(
-                    ChoiceFailure(code: SnippetBodyProblemCode.unterminatedChoice, detail: "has no closing '|}'"))
+                    ChoiceFailure(code: .unterminatedChoice, detail: "has no closing '|}'"))
             }
             guard !option.isEmpty else {
                 return .failure(
                     ChoiceFailure(
-                        code: SnippetBodyProblemCode.emptyChoice,
+                        code: .emptyChoice,
                         detail: options.isEmpty && separator == SnippetASCII.pipe
                             ? "has no options" : "has an empty option"))
             }
@@ -410,7 +377,7 @@ struct SnippetBodyParser {
             guard unit(at: index) == SnippetASCII.braceClose else {
                 return .failure(
                     ChoiceFailure(
-                        code: SnippetBodyProblemCode.unterminatedChoice,
+                        code: .unterminatedChoice,
                         detail: "must end with '|}' (write '\\|' for a literal bar)"))
             }
             index += 1
@@ -422,7 +389,7 @@ struct SnippetBodyParser {
 
     private struct TransformFailure: Error {
         var reason: String
-        var code = SnippetBodyProblemCode.invalidTransform
+        var code = DiagnosticCode.invalidTransform
     }
 
     /// `regex/format/options}` after the first `/` of the construct at `start`, kept as written; the options must
@@ -467,7 +434,7 @@ struct SnippetBodyParser {
             return .failure(
                 TransformFailure(
                     reason: "has a regular expression '\(regex)' that JavaScript rejects",
-                    code: SnippetBodyProblemCode.invalidRegex))
+                    code: .invalidRegex))
         }
         return .success(transform)
     }

@@ -16,18 +16,6 @@ import Dispatch
 /// (a symlink loop, a device) is a loader diagnostic; a file that is too large (`maximumFileSize`, checked from
 /// its size before reading), unreadable, binary (a NUL byte) or not UTF-8 is an error on that file.
 public struct LibraryLoader: Sendable {
-    /// The codes of the loader's problems that leave part of the library unread.
-    public enum ProblemCode {
-        /// A library path (or a path a `package.json` names) that does not exist.
-        public static let missingPath = "missing-path"
-        /// A path that exists but cannot be used (a symlink loop, a device, a dangling link).
-        public static let unusablePath = "unusable-path"
-        /// A file or directory that could not be read.
-        public static let unreadable = "unreadable"
-        /// The codes that mean a configured library path itself could not be read.
-        public static let pathProblems: Set<String> = [missingPath, unusablePath]
-    }
-
     /// Where files are read from.
     public let fileSystem: any LibraryFileSystem
     /// Files larger than this are not read (8 MiB by default: far above any real snippet file).
@@ -81,7 +69,7 @@ public struct LibraryLoader: Sendable {
         walk.readPendingFiles()
         walk.resolveOverrides()
         for note in renameNotes {
-            walk.report(.warning, "layer-name", note.message, path: note.path)
+            walk.report(.warning, .layerName, note.message, path: note.path)
         }
         var library = SnippetLibrary(files: walk.files, loaderDiagnostics: walk.loaderDiagnostics, searchedPaths: layers.map(\.path))
         var allLayers = layers
@@ -151,7 +139,7 @@ public struct LibraryLoader: Sendable {
         file: SnippetFile, overrides: [SnipMateReader.Override]
     ) {
         let uri = LibraryPath.fileURI(path)
-        func failed(_ code: String, _ message: String) -> (SnippetFile, [SnipMateReader.Override]) {
+        func failed(_ code: DiagnosticCode, _ message: String) -> (SnippetFile, [SnipMateReader.Override]) {
             var file = SnippetFile(
                 uri: uri, path: path, format: context.format,
                 diagnostics: [
@@ -165,14 +153,14 @@ public struct LibraryLoader: Sendable {
         if size == nil {
             switch fileSystem.item(at: path) {
             case .file(let fileSize): size = fileSize
-            case .missing: return failed("missing-file", "the file '\(path)' does not exist")
-            case .directory: return failed(ProblemCode.unreadable, "'\(path)' is a directory, not a snippet file")
-            case .unusable(let reason): return failed(ProblemCode.unreadable, "the file '\(path)' cannot be used: \(reason)")
+            case .missing: return failed(.missingFile, "the file '\(path)' does not exist")
+            case .directory: return failed(.unreadable, "'\(path)' is a directory, not a snippet file")
+            case .unusable(let reason): return failed(.unreadable, "the file '\(path)' cannot be used: \(reason)")
             }
         }
         if let size, size > maximumFileSize {
             return failed(
-                "file-too-large",
+                .fileTooLarge,
                 "the file is \(size) bytes, over the \(maximumFileSize)-byte limit for snippet files, so it was not read")
         }
         let bytes: [UInt8]
@@ -180,22 +168,22 @@ public struct LibraryLoader: Sendable {
             bytes = try fileSystem.contents(of: path, maximumSize: maximumFileSize)
         } catch let error as FileTooLarge {
             return failed(
-                "file-too-large",
+                .fileTooLarge,
                 "the file is \(error.size) bytes, over the \(maximumFileSize)-byte limit for snippet files, so it was not read")
         } catch {
-            return failed(ProblemCode.unreadable, "the file could not be read: \(error)")
+            return failed(.unreadable, "the file could not be read: \(error)")
         }
         if let encoding = Self.utf16Encoding(of: bytes) {
             return failed(
-                "utf16-file",
+                .utf16File,
                 "the file is \(encoding) text, but snippet files must be UTF-8, so it was not read; convert it, e.g. "
                     + "`iconv -f \(encoding) -t UTF-8 '\(path)' > converted` and put the converted file in its place")
         }
         if bytes.contains(0) {
-            return failed("binary-file", "the file holds NUL bytes: it looks binary, not like a snippet file, so it was not read")
+            return failed(.binaryFile, "the file holds NUL bytes: it looks binary, not like a snippet file, so it was not read")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            return failed("binary-file", "the file is not valid UTF-8 text, so it was not read")
+            return failed(.binaryFile, "the file is not valid UTF-8 text, so it was not read")
         }
         var file: SnippetFile
         var overrides: [SnipMateReader.Override] = []
@@ -248,7 +236,7 @@ public struct LibraryLoader: Sendable {
 
         var fileSystem: any LibraryFileSystem { loader.fileSystem }
 
-        mutating func report(_ severity: LibraryDiagnostic.Severity, _ code: String, _ message: String, path: String) {
+        mutating func report(_ severity: LibraryDiagnostic.Severity, _ code: DiagnosticCode, _ message: String, path: String) {
             loaderDiagnostics.append(
                 LibraryDiagnostic(
                     uri: LibraryPath.fileURI(path), position: SourcePosition(line: 0, asciiColumn: 0), severity: severity,
@@ -258,21 +246,21 @@ public struct LibraryLoader: Sendable {
         mutating func visitLibraryPath(_ path: String) {
             switch fileSystem.item(at: path) {
             case .missing:
-                report(.error, ProblemCode.missingPath, "the library path '\(path)' does not exist", path: path)
+                report(.error, .missingPath, "the library path '\(path)' does not exist", path: path)
             case .unusable(let reason):
-                report(.error, ProblemCode.unusablePath, "the library path '\(path)' cannot be used: \(reason)", path: path)
+                report(.error, .unusablePath, "the library path '\(path)' cannot be used: \(reason)", path: path)
             case .directory:
                 visitDirectory(path, root: path)
             case .file(let size):
                 if LibraryPath.name(path) == "package.json" {
                     if !visitManifest(at: path, size: size) {
-                        report(.warning, "no-snippets", "'\(path)' has no 'contributes.snippets', so no snippets were read from it", path: path)
+                        report(.warning, .noSnippets, "'\(path)' has no 'contributes.snippets', so no snippets were read from it", path: path)
                     }
                 } else if let context = LibraryLoader.context(forFileAt: path, root: LibraryPath.parent(path)) {
                     visitFile(path, context: context, size: size)
                 } else {
                     report(
-                        .error, "unknown-format",
+                        .error, .unknownFormat,
                         "'\(path)' is not a snippet file (expected .json, .code-snippets, .snippets or .snippet)", path: path)
                 }
             }
@@ -289,7 +277,7 @@ public struct LibraryLoader: Sendable {
                 case .file(let size):
                     visitFile(path, context: SnippetFileContext(kind: .vscode, scopes: nil, isProjectFile: true), size: size)
                 case .unusable(let reason):
-                    report(.error, ProblemCode.unusablePath, "'\(path)' cannot be used: \(reason)", path: path)
+                    report(.error, .unusablePath, "'\(path)' cannot be used: \(reason)", path: path)
                 case .missing, .directory:
                     continue
                 }
@@ -299,7 +287,7 @@ public struct LibraryLoader: Sendable {
         mutating func visitFile(_ path: String, context: SnippetFileContext, size: Int?) {
             let canonical = fileSystem.identity(of: path) ?? path
             guard seen.insert(canonical).inserted else {
-                report(.note, "already-loaded", "'\(path)' was already read through another path, so it is not read twice", path: path)
+                report(.note, .alreadyLoaded, "'\(path)' was already read through another path, so it is not read twice", path: path)
                 return
             }
             var context = context
@@ -348,11 +336,11 @@ public struct LibraryLoader: Sendable {
                     visitFile(entry.path, context: SnippetFileContext(kind: .vscode, scopes: entry.languages), size: size)
                 case .missing:
                     sink = DiagnosticSink(uri: sink.uri, table: sink.table)
-                    sink.add(.error, "missing-file", "'contributes.snippets' names '\(entry.path)', which does not exist", at: entry.offset)
+                    sink.add(.error, .missingFile, "'contributes.snippets' names '\(entry.path)', which does not exist", at: entry.offset)
                     loaderDiagnostics += sink.diagnostics
                 case .directory, .unusable:
                     sink = DiagnosticSink(uri: sink.uri, table: sink.table)
-                    sink.add(.error, ProblemCode.unusablePath, "'contributes.snippets' names '\(entry.path)', which is not a readable file", at: entry.offset)
+                    sink.add(.error, .unusablePath, "'contributes.snippets' names '\(entry.path)', which is not a readable file", at: entry.offset)
                     loaderDiagnostics += sink.diagnostics
                 }
             }
@@ -366,18 +354,18 @@ public struct LibraryLoader: Sendable {
         mutating func visitDirectory(_ path: String, root: String) {
             let canonical = fileSystem.identity(of: path) ?? path
             if ancestors.contains(canonical) {
-                report(.warning, "symlink-loop", "'\(path)' leads back to a directory that contains it (a symbolic link loop), so it is skipped", path: path)
+                report(.warning, .symlinkLoop, "'\(path)' leads back to a directory that contains it (a symbolic link loop), so it is skipped", path: path)
                 return
             }
             guard seen.insert(canonical).inserted else {
-                report(.note, "already-loaded", "'\(path)' was already read through another path, so it is not read twice", path: path)
+                report(.note, .alreadyLoaded, "'\(path)' was already read through another path, so it is not read twice", path: path)
                 return
             }
             let names: [String]
             do {
                 names = try fileSystem.contentsOfDirectory(at: path).sorted()
             } catch {
-                report(.error, ProblemCode.unreadable, "the directory '\(path)' could not be read: \(error)", path: path)
+                report(.error, .unreadable, "the directory '\(path)' could not be read: \(error)", path: path)
                 return
             }
             if names.contains("package.json") {
@@ -399,10 +387,10 @@ public struct LibraryLoader: Sendable {
                         visitFile(child, context: context, size: size)
                     }
                 case .unusable(let reason):
-                    report(.error, ProblemCode.unusablePath, "'\(child)' cannot be used: \(reason)", path: child)
+                    report(.error, .unusablePath, "'\(child)' cannot be used: \(reason)", path: child)
                 case .missing:
                     // Listed but gone: a dangling symbolic link or a file removed while walking.
-                    report(.warning, ProblemCode.unusablePath, "'\(child)' is listed but cannot be found (a dangling symbolic link?)", path: child)
+                    report(.warning, .unusablePath, "'\(child)' is listed but cannot be found (a dangling symbolic link?)", path: child)
                 }
             }
             ancestors.insert(canonical)
@@ -437,7 +425,7 @@ public struct LibraryLoader: Sendable {
                 let what = places.isEmpty ? "no earlier snippet" : "the earlier snippet(s) at " + places.joined(separator: ", ")
                 files[fileIndex].diagnostics.append(
                     LibraryDiagnostic(
-                        uri: files[fileIndex].uri, position: override.position, severity: .note, code: "snippet-override",
+                        uri: files[fileIndex].uri, position: override.position, severity: .note, code: .snippetOverride,
                         message: "\(action) \(what) with trigger '\(override.trigger)'"))
             }
             for (fileIndex, indices) in removed {

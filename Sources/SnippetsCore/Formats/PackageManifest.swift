@@ -19,7 +19,7 @@ struct PackageManifest {
         else { return nil }
         guard case .array(let elements) = list.kind else {
             sink.add(
-                .error, "wrong-type", "'contributes.snippets' must be an array of {language, path} objects, not \(list.typeDescription)",
+                .error, .wrongType, "'contributes.snippets' must be an array of {language, path} objects, not \(list.typeDescription)",
                 at: list.range.lowerBound)
             return PackageManifest(entries: [])
         }
@@ -27,11 +27,11 @@ struct PackageManifest {
         var indexByPath: [String: Int] = [:]
         for element in elements {
             guard element.members != nil else {
-                sink.add(.error, "wrong-type", "each 'contributes.snippets' entry must be an object, not \(element.typeDescription)", at: element.range.lowerBound)
+                sink.add(.error, .wrongType, "each 'contributes.snippets' entry must be an object, not \(element.typeDescription)", at: element.range.lowerBound)
                 continue
             }
             guard let relative = element.member("path")?.value.stringValue, !relative.isEmpty else {
-                sink.add(.error, LibraryLoader.ProblemCode.missingPath, "this 'contributes.snippets' entry has no 'path' string", at: element.range.lowerBound)
+                sink.add(.error, .missingPath, "this 'contributes.snippets' entry has no 'path' string", at: element.range.lowerBound)
                 continue
             }
             var languages: [String] = []
@@ -40,7 +40,7 @@ struct PackageManifest {
                 case .string(let name): languages = [name]
                 case .array(let names): languages = names.compactMap(\.stringValue)
                 default:
-                    sink.add(.warning, "wrong-type", "'language' must be a string or an array of strings, not \(language.typeDescription)", at: language.range.lowerBound)
+                    sink.add(.warning, .wrongType, "'language' must be a string or an array of strings, not \(language.typeDescription)", at: language.range.lowerBound)
                 }
             }
             let path = LibraryPath.join(directory, relative)

@@ -18,7 +18,7 @@ struct SnipMateBodyConverter {
         var text: String
         var map: BodySourceMap
         /// (UTF-8 file offset, severity, code, message)
-        var notes: [(offset: Int, severity: LibraryDiagnostic.Severity, code: String, message: String)]
+        var notes: [(offset: Int, severity: LibraryDiagnostic.Severity, code: DiagnosticCode, message: String)]
     }
 
     private let source: Source
@@ -26,7 +26,7 @@ struct SnipMateBodyConverter {
     private var output: [UInt8] = []
     private var outputUTF16 = 0
     private var map = BodySourceMap()
-    private var notes: [(offset: Int, severity: LibraryDiagnostic.Severity, code: String, message: String)] = []
+    private var notes: [(offset: Int, severity: LibraryDiagnostic.Severity, code: DiagnosticCode, message: String)] = []
     /// Open placeholders; each counts the literal `{` opened inside it so that their `}` stay literal.
     private var openPlaceholders: [Int] = []
 
@@ -191,7 +191,7 @@ struct SnipMateBodyConverter {
         end = min(end, source.scalars.count)
         guard end < source.scalars.count else {
             notes.append(
-                (offset, .warning, "unterminated-backtick",
+                (offset, .warning, .unterminatedBacktick,
                  "a backtick expression is never closed; the rest of the body is kept as text"))
             for position in index..<source.scalars.count {
                 emitLiteral(source.scalars[position], from: source.offsets[position])
@@ -203,7 +203,7 @@ struct SnipMateBodyConverter {
         emit(replacement.text, from: offset, verbatim: false)
         let outcome = replacement.text.isEmpty ? "it was left out" : "it was replaced by \(replacement.text)"
         notes.append(
-            (offset, .note, "backtick-expression",
+            (offset, .note, .backtickExpression,
              "backtick expression `\(expression)` is not run (snippets-lsp never runs Vim script); \(outcome)"))
         return end + 1
     }

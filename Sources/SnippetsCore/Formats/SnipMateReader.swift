@@ -110,7 +110,7 @@ enum SnipMateReader {
                     if let value = Int(content.dropFirst(8).trimmingSpaces()) {
                         priority = value
                     } else {
-                        sink.add(.warning, "bad-priority", "'\(content)' needs a whole number; the priority is unchanged", at: start)
+                        sink.add(.warning, .badPriority, "'\(content)' needs a whole number; the priority is unchanged", at: start)
                     }
                 } else if content.startsWithKeyword("version"), content.dropFirst(7).first?.isWhitespace ?? false {
                     continue
@@ -118,7 +118,7 @@ enum SnipMateReader {
                     continue
                 } else {
                     sink.add(
-                        .warning, "unexpected-line",
+                        .warning, .unexpectedLine,
                         "this line is not a snippet header, comment or directive, and is ignored (snippet bodies must be indented with a hard tab)",
                         at: start)
                 }
@@ -137,7 +137,7 @@ enum SnipMateReader {
             }
             guard let separator = rest.first, separator == " " || separator == "\t" else {
                 if rest.isEmpty {
-                    sink.add(.error, "malformed-header", "'snippet' needs a trigger; the lines below it are skipped", at: table.lineStarts[line])
+                    sink.add(.error, .malformedHeader, "'snippet' needs a trigger; the lines below it are skipped", at: table.lineStarts[line])
                     return Header(trigger: "", description: nil, bangs: bangs, line: line, priority: priority)
                 }
                 return nil
@@ -154,7 +154,7 @@ enum SnipMateReader {
             }
             let cleaned = trigger.trimmingSpaces()
             if cleaned.isEmpty {
-                sink.add(.error, "malformed-header", "'snippet' needs a trigger; the lines below it are skipped", at: table.lineStarts[line])
+                sink.add(.error, .malformedHeader, "'snippet' needs a trigger; the lines below it are skipped", at: table.lineStarts[line])
             }
             return Header(trigger: cleaned, description: description, bangs: bangs, line: line, priority: priority)
         }
@@ -177,7 +177,7 @@ enum SnipMateReader {
                 return
             }
             guard bodyLines.contains(where: { !$0.text.isEmpty }) else {
-                sink.add(.warning, "empty-body", "snippet '\(title)' has an empty body, so it was not loaded", at: rangeStart)
+                sink.add(.warning, .emptyBody, "snippet '\(title)' has an empty body, so it was not loaded", at: rangeStart)
                 return
             }
             let converted = SnipMateBodyConverter.convert(lines: bodyLines)
@@ -194,7 +194,7 @@ enum SnipMateReader {
             occurrences[baseKey] = occurrence
             if occurrence > 1 && header.bangs == 0 {
                 sink.add(
-                    .warning, "duplicate-prefix",
+                    .warning, .duplicatePrefix,
                     "snippet '\(header.trigger)' with the same description is defined \(occurrence) times in this file",
                     at: rangeStart)
             }

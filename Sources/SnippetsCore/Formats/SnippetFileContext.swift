@@ -46,7 +46,7 @@ struct DiagnosticSink {
         self.table = table
     }
 
-    mutating func add(_ severity: LibraryDiagnostic.Severity, _ code: String, _ message: String, at offset: Int) {
+    mutating func add(_ severity: LibraryDiagnostic.Severity, _ code: DiagnosticCode, _ message: String, at offset: Int) {
         diagnostics.append(
             LibraryDiagnostic(
                 uri: uri, position: table.position(ofUTF8Offset: offset), severity: severity, code: code,
@@ -68,7 +68,7 @@ struct DiagnosticSink {
         guard problems.count > Self.bodyProblemLimit else { return }
         let rest = problems[Self.bodyProblemLimit...]
         add(
-            rest.contains { $0.severity == .error } ? .error : .warning, "more-body-problems",
+            rest.contains { $0.severity == .error } ? .error : .warning, .moreBodyProblems,
             "\(rest.count) more problems in snippet '\(title)' are not listed; fix the ones above first",
             at: map.sourceOffset(ofBodyUTF16: rest.first!.utf16Offset, in: table))
     }

@@ -21,7 +21,7 @@ enum VSCodeSnippetReader {
         switch JSONC.parse(bytes) {
         case .failure(let error):
             reader.sink.add(
-                .error, "json-syntax", "malformed JSON: \(error.message); no snippets were read from this file",
+                .error, .jsonSyntax, "malformed JSON: \(error.message); no snippets were read from this file",
                 at: error.offset)
         case .success(let root):
             reader.readRoot(root)
@@ -48,7 +48,7 @@ enum VSCodeSnippetReader {
         mutating func readRoot(_ root: JSONCValue) {
             guard let members = root.members else {
                 sink.add(
-                    .error, "wrong-type",
+                    .error, .wrongType,
                     "a snippet file must hold a JSON object of snippets, but this one holds \(root.typeDescription)",
                     at: root.range.lowerBound)
                 return
@@ -56,7 +56,7 @@ enum VSCodeSnippetReader {
             for member in withoutOverriddenDuplicates(members, group: nil) {
                 guard let inner = member.value.members else {
                     sink.add(
-                        .error, "wrong-type",
+                        .error, .wrongType,
                         "'\(member.key)' should be a snippet object, but it is \(member.value.typeDescription)",
                         at: member.value.range.lowerBound)
                     continue
@@ -84,7 +84,7 @@ enum VSCodeSnippetReader {
                 if let last = lastIndex[member.key], last != index {
                     let line = sink.table.position(ofUTF8Offset: members[last].keyRange.lowerBound).line + 1
                     sink.add(
-                        .warning, "duplicate-key",
+                        .warning, .duplicateKey,
                         "'\(member.key)' is defined again on line \(line); this earlier definition is ignored",
                         at: member.keyRange.lowerBound)
                 } else {
@@ -105,7 +105,7 @@ enum VSCodeSnippetReader {
                 for element in elements {
                     guard let string = element.stringValue else {
                         sink.add(
-                            severity, "wrong-type",
+                            severity, .wrongType,
                             "'\(field)' of snippet '\(title)' must hold only strings, but one element is \(element.typeDescription)",
                             at: element.range.lowerBound)
                         return nil
@@ -115,7 +115,7 @@ enum VSCodeSnippetReader {
                 return result
             default:
                 sink.add(
-                    severity, "wrong-type",
+                    severity, .wrongType,
                     "'\(field)' of snippet '\(title)' must be a string or an array of strings, not \(value.typeDescription)",
                     at: value.range.lowerBound)
                 return nil
@@ -126,18 +126,18 @@ enum VSCodeSnippetReader {
             let title = member.key
             guard let fields = member.value.members else {
                 sink.add(
-                    .error, "wrong-type", "'\(title)' should be a snippet object, but it is \(member.value.typeDescription)",
+                    .error, .wrongType, "'\(title)' should be a snippet object, but it is \(member.value.typeDescription)",
                     at: member.value.range.lowerBound)
                 return
             }
             guard let bodyValue = member.value.member("body")?.value else {
-                sink.add(.error, "missing-body", "snippet '\(title)' has no 'body', so it was not loaded", at: member.keyRange.lowerBound)
+                sink.add(.error, .missingBody, "snippet '\(title)' has no 'body', so it was not loaded", at: member.keyRange.lowerBound)
                 return
             }
             guard let bodyLines = strings(bodyValue, field: "body", title: title, severity: .error) else { return }
             let body = bodyLines.joined(separator: "\n")
             guard !body.isEmpty else {
-                sink.add(.warning, "empty-body", "snippet '\(title)' has an empty body, so it was not loaded", at: bodyValue.range.lowerBound)
+                sink.add(.warning, .emptyBody, "snippet '\(title)' has an empty body, so it was not loaded", at: bodyValue.range.lowerBound)
                 return
             }
 
@@ -159,7 +159,7 @@ enum VSCodeSnippetReader {
                     scopes = scope.split(separator: ",").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
                 } else {
                     sink.add(
-                        .warning, "wrong-type",
+                        .warning, .wrongType,
                         "'scope' of snippet '\(title)' must be a string like \"javascript,typescript\", not \(value.typeDescription); the snippet is global",
                         at: value.range.lowerBound)
                 }
@@ -171,13 +171,13 @@ enum VSCodeSnippetReader {
                     isFileTemplate = flag
                 } else {
                     sink.add(
-                        .warning, "wrong-type", "'isFileTemplate' of snippet '\(title)' must be true or false, not \(value.typeDescription)",
+                        .warning, .wrongType, "'isFileTemplate' of snippet '\(title)' must be true or false, not \(value.typeDescription)",
                         at: value.range.lowerBound)
                 }
             }
 
             for field in fields where !VSCodeSnippetReader.knownKeys.contains(field.key) {
-                sink.add(.note, "unknown-key", "snippet '\(title)' has an unknown key '\(field.key)', which is ignored", at: field.keyRange.lowerBound)
+                sink.add(.note, .unknownKey, "snippet '\(title)' has an unknown key '\(field.key)', which is ignored", at: field.keyRange.lowerBound)
             }
 
             if let checkBody {
@@ -249,7 +249,7 @@ enum VSCodeSnippetReader {
                             if !reported {
                                 let scopeText = scope.isEmpty ? "globally" : "in scope '\(scope)'"
                                 sink.add(
-                                    .warning, "duplicate-prefix",
+                                    .warning, .duplicatePrefix,
                                     "prefix '\(trigger)' of snippet '\(snippets[index].title)' is already used \(scopeText) by snippet '\(snippets[earlier].title)' in this file",
                                     at: keyOffsets[index])
                                 reported = true

@@ -169,29 +169,29 @@ extension LearnedWords {
     /// The entries of a learned-words file's bytes, and its problems (reported against `uri`).
     public static func parse(_ bytes: [UInt8], uri: String) -> (entries: [LearnedEntry], locations: [SourcePosition], diagnostics: [LibraryDiagnostic]) {
         let table = LineTable(String(decoding: bytes, as: UTF8.self))
-        func problem(_ offset: Int, _ severity: LibraryDiagnostic.Severity, _ code: String, _ message: String) -> LibraryDiagnostic {
+        func problem(_ offset: Int, _ severity: LibraryDiagnostic.Severity, _ code: DiagnosticCode, _ message: String) -> LibraryDiagnostic {
             LibraryDiagnostic(uri: uri, position: table.position(ofUTF8Offset: offset), severity: severity, code: code, message: message)
         }
         let root: JSONCValue
         switch JSONC.parse(bytes) {
         case .success(let value): root = value
         case .failure(let error):
-            return ([], [], [problem(error.offset, .error, "learned-syntax", "the learned-words file is not valid JSON: \(error.message); nothing in it is used")])
+            return ([], [], [problem(error.offset, .error, .learnedSyntax, "the learned-words file is not valid JSON: \(error.message); nothing in it is used")])
         }
         guard let files = root.members else {
-            return ([], [], [problem(root.range.lowerBound, .error, "learned-shape", "the learned-words file must be a JSON object mapping snippet files to objects; nothing in it is used")])
+            return ([], [], [problem(root.range.lowerBound, .error, .learnedShape, "the learned-words file must be a JSON object mapping snippet files to objects; nothing in it is used")])
         }
         var entries: [LearnedEntry] = []
         var locations: [SourcePosition] = []
         var diagnostics: [LibraryDiagnostic] = []
         for file in files {
             guard let titles = file.value.members else {
-                diagnostics.append(problem(file.value.range.lowerBound, .error, "learned-shape", "\"\(file.key)\" must map snippet titles to arrays of words; it is ignored"))
+                diagnostics.append(problem(file.value.range.lowerBound, .error, .learnedShape, "\"\(file.key)\" must map snippet titles to arrays of words; it is ignored"))
                 continue
             }
             for title in titles {
                 guard case .array(let values) = title.value.kind, values.allSatisfy({ $0.stringValue != nil }) else {
-                    diagnostics.append(problem(title.value.range.lowerBound, .error, "learned-shape", "the learned words of \"\(title.key)\" must be an array of strings; they are ignored"))
+                    diagnostics.append(problem(title.value.range.lowerBound, .error, .learnedShape, "the learned words of \"\(title.key)\" must be an array of strings; they are ignored"))
                     continue
                 }
                 entries.append(LearnedEntry(file: file.key, title: title.key, words: values.compactMap(\.stringValue)))
@@ -240,7 +240,7 @@ extension LearnedWords {
             guard case .file(let size) = fileSystem.item(at: path) else { continue }
             guard size <= maximumFileSize else {
                 diagnostics.append(LibraryDiagnostic(
-                    uri: uri, position: .init(line: 0, asciiColumn: 0), severity: .error, code: "learned-too-large",
+                    uri: uri, position: .init(line: 0, asciiColumn: 0), severity: .error, code: .learnedTooLarge,
                     message: "the learned-words file is \(size) bytes; the most read is \(maximumFileSize), so nothing in it is used"))
                 continue
             }
@@ -249,7 +249,7 @@ extension LearnedWords {
                 bytes = try fileSystem.contents(of: path)
             } catch {
                 diagnostics.append(LibraryDiagnostic(
-                    uri: uri, position: .init(line: 0, asciiColumn: 0), severity: .error, code: "learned-unreadable",
+                    uri: uri, position: .init(line: 0, asciiColumn: 0), severity: .error, code: .learnedUnreadable,
                     message: "the learned-words file could not be read: \(error)"))
                 continue
             }
@@ -260,7 +260,7 @@ extension LearnedWords {
             for (entry, position) in zip(parsed.entries, parsed.locations) {
                 guard isInsideFolder(entry.file) else {
                     diagnostics.append(LibraryDiagnostic(
-                        uri: uri, position: position, severity: .warning, code: "learned-outside-folder",
+                        uri: uri, position: position, severity: .warning, code: .learnedOutsideFolder,
                         message: "learned words for \"\(entry.title)\" in \(entry.file): a learned-words file speaks only for the snippet files of its own folder; they are not used"))
                     continue
                 }
@@ -269,12 +269,12 @@ extension LearnedWords {
                 guard !matching.isEmpty else {
                     if !found.isEmpty {
                         diagnostics.append(LibraryDiagnostic(
-                            uri: uri, position: position, severity: .warning, code: "learned-outside-folder",
+                            uri: uri, position: position, severity: .warning, code: .learnedOutsideFolder,
                             message: "learned words for \"\(entry.title)\" in \(entry.file): that snippet is in another library layer, and a learned-words file speaks only for its own; they are not used"))
                         continue
                     }
                     diagnostics.append(LibraryDiagnostic(
-                        uri: uri, position: position, severity: .warning, code: "learned-snippet-gone",
+                        uri: uri, position: position, severity: .warning, code: .learnedSnippetGone,
                         message: "learned words for \"\(entry.title)\" in \(entry.file): no such snippet in the library any more; they are not used (`snippets-lsp learn --forget --snippet` or delete the entry)"))
                     continue
                 }

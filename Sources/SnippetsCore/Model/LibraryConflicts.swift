@@ -170,7 +170,7 @@ public enum LibraryConflicts {
                 let location = snippets[members[number]].location
                 result.append(LibraryDiagnostic(
                     uri: location.uri, position: location.range.start, severity: .warning,
-                    code: "trigger-conflict", message: message))
+                    code: .triggerConflict, message: message))
             }
         }
         return result.sorted { ($0.uri, $0.position) < ($1.uri, $1.position) }
@@ -211,7 +211,7 @@ public enum LibraryConflicts {
                 let location = snippets[number].location
                 result.append(LibraryDiagnostic(
                     uri: location.uri, position: location.range.start, severity: .hint,
-                    code: "duplicate-body",
+                    code: .duplicateBody,
                     message: "'\(snippets[number].title)' has the same body as \(others); consider merging them"))
             }
         }

@@ -24,11 +24,11 @@ public struct LibraryDiagnostic: Hashable, Sendable {
     public var position: SourcePosition
     public var severity: Severity
     /// A stable, machine-readable name such as `json-syntax` or `duplicate-prefix`.
-    public var code: String
+    public var code: DiagnosticCode
     /// A plain sentence a user can act on.
     public var message: String
 
-    public init(uri: String, position: SourcePosition, severity: Severity, code: String, message: String) {
+    public init(uri: String, position: SourcePosition, severity: Severity, code: DiagnosticCode, message: String) {
         self.uri = uri
         self.position = position
         self.severity = severity

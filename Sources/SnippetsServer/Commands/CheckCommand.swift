@@ -191,7 +191,7 @@ struct CheckReport: Encodable {
         diagnostics = all.map { diagnostic in
             Diagnostic(
                 path: LibraryPath.path(fromFileURI: diagnostic.uri), uri: diagnostic.uri, line: diagnostic.position.line + 1,
-                column: diagnostic.position.utf8Column + 1, severity: diagnostic.severity.rawValue, code: diagnostic.code,
+                column: diagnostic.position.utf8Column + 1, severity: diagnostic.severity.rawValue, code: diagnostic.code.rawValue,
                 message: diagnostic.message)
         }
         conflicts = LibraryConflicts.triggerConflicts(in: snippetLibrary).map { conflict in

@@ -172,13 +172,13 @@ struct DoctorReport: Encodable {
             let inside = loaded.files.filter { $0.path == path || $0.path.hasPrefix(path.hasSuffix("/") ? path : path + "/") }
             return LibraryPathReport(path: path, kind: kind, snippets: inside.reduce(0) { $0 + $1.snippets.count }, files: inside.count)
         }
-        for problem in loaded.loaderDiagnostics where LibraryLoader.ProblemCode.pathProblems.contains(problem.code) {
+        for problem in loaded.loaderDiagnostics where DiagnosticCode.pathProblems.contains(problem.code) {
             problems.append(String(LanguageServer.advice(for: problem, paths: paths, mentioningDoctor: false).dropFirst("snippets-lsp: ".count)))
         }
         let all = loaded.diagnostics
         let errors = all.filter { $0.severity == .error }.count
         let warnings = all.filter { $0.severity == .warning }.count
-        let fileErrors = all.filter { $0.severity == .error && !LibraryLoader.ProblemCode.pathProblems.contains($0.code) }.count
+        let fileErrors = all.filter { $0.severity == .error && !DiagnosticCode.pathProblems.contains($0.code) }.count
         let check = paths.commandLine("check")
         if fileErrors > 0 {
             problems.append("\(fileErrors) error\(fileErrors == 1 ? "" : "s") in your snippet files: run `\(check)` to see each with its line.")

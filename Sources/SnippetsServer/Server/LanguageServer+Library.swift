@@ -205,7 +205,7 @@ extension LanguageServer {
                 for: snapshot.library, includingWordCharacters: client.completesOnlyOnTriggerCharacters)
             if characters != advertisedTriggerCharacters { registerCompletion(triggerCharacters: characters) }
         }
-        let pathProblems = snapshot.library.loaderDiagnostics.filter { LibraryLoader.ProblemCode.pathProblems.contains($0.code) }
+        let pathProblems = snapshot.library.loaderDiagnostics.filter { DiagnosticCode.pathProblems.contains($0.code) }
         let paths = resolvedLibraryPaths
         for problem in pathProblems where shownPathProblems.insert(problem.uri + "\u{0}" + problem.message).inserted {
             showMessage(Self.advice(for: problem, paths: paths), type: 2)
@@ -308,7 +308,7 @@ extension LanguageServer {
             return Diagnostic(
                 range: LSPRange(start: position, end: position),
                 severity: problem.severity == .error ? 1 : problem.severity == .warning ? 2 : problem.severity == .note ? 3 : 4,
-                code: problem.code, source: Self.serverName, message: problem.message)
+                code: problem.code.rawValue, source: Self.serverName, message: problem.message)
         }
         sendNotification("textDocument/publishDiagnostics", PublishDiagnosticsParams(uri: uri, diagnostics: diagnostics))
     }

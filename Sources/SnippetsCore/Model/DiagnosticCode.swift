@@ -1,0 +1,124 @@
+/// The stable, machine-readable name of every problem the library can report (`LibraryDiagnostic.code`,
+/// `SnippetBodyProblem.code`).
+///
+/// The raw value is what users and clients see: the `code` of an LSP diagnostic, of `check --json`, and the word
+/// `check` prints. Raw values never change once published; adding a problem is one case here.
+public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+    // MARK: Library paths and files (`LibraryLoader`)
+
+    /// A library path (or a path a `package.json` names) that does not exist.
+    case missingPath = "missing-path"
+    /// A path that exists but cannot be used (a symlink loop, a device, a dangling link).
+    case unusablePath = "unusable-path"
+    /// A file or directory that could not be read.
+    case unreadable = "unreadable"
+    /// A file the loader was told to read that is not there.
+    case missingFile = "missing-file"
+    /// A file over the loader's size limit, not read.
+    case fileTooLarge = "file-too-large"
+    /// A UTF-16 file, which snippet files may not be.
+    case utf16File = "utf16-file"
+    /// A file holding NUL bytes or invalid UTF-8.
+    case binaryFile = "binary-file"
+    /// A `package.json` without `contributes.snippets`.
+    case noSnippets = "no-snippets"
+    /// A file a `package.json` names whose format the loader does not read.
+    case unknownFormat = "unknown-format"
+    /// A file or directory already read through another path.
+    case alreadyLoaded = "already-loaded"
+    /// A directory that leads back to one containing it.
+    case symlinkLoop = "symlink-loop"
+    /// A `NAME=PATH` layer name that was changed or refused.
+    case layerName = "layer-name"
+
+    // MARK: Snippet files (the format readers)
+
+    /// A JSON file that does not parse.
+    case jsonSyntax = "json-syntax"
+    /// A value of the wrong JSON type.
+    case wrongType = "wrong-type"
+    /// The same key twice in one JSON object.
+    case duplicateKey = "duplicate-key"
+    /// Two snippets of one file with the same trigger in the same scope.
+    case duplicatePrefix = "duplicate-prefix"
+    /// A snippet without a body.
+    case missingBody = "missing-body"
+    /// A snippet whose body is empty.
+    case emptyBody = "empty-body"
+    /// A key a snippet entry may not have; it is ignored.
+    case unknownKey = "unknown-key"
+    /// A SnipMate `snippet` line without a trigger.
+    case malformedHeader = "malformed-header"
+    /// A SnipMate line outside any snippet.
+    case unexpectedLine = "unexpected-line"
+    /// A SnipMate `priority` that is not a whole number.
+    case badPriority = "bad-priority"
+    /// A SnipMate snippet that replaces one of a lower priority.
+    case snippetOverride = "snippet-override"
+    /// A SnipMate backtick expression, never run.
+    case backtickExpression = "backtick-expression"
+    /// A SnipMate backtick expression that is never closed.
+    case unterminatedBacktick = "unterminated-backtick"
+    /// The count of a body's problems past the first 50.
+    case moreBodyProblems = "more-body-problems"
+
+    // MARK: Snippet bodies (`SnippetBody.parse`)
+
+    /// `${1:` without its closing `}`.
+    case unterminatedPlaceholder = "unterminated-placeholder"
+    /// `${NAME:` without its closing `}`.
+    case unterminatedVariable = "unterminated-variable"
+    /// `${1|a,b` without the closing `|}`.
+    case unterminatedChoice = "unterminated-choice"
+    /// `${1||}` or an empty option such as `${1|a,,b|}`.
+    case emptyChoice = "empty-choice"
+    /// `${1/…` or `${NAME/…` that is not `/regex/format/options}` with known options.
+    case invalidTransform = "invalid-transform"
+    /// A transform whose regular expression JavaScript's `RegExp` rejects: VS Code and Helix insert the whole
+    /// construct as literal text, and so does the server.
+    case invalidRegex = "invalid-regex"
+    /// `${0|a,b|}`: VS Code takes no choice on the final tabstop and inserts the construct as literal text.
+    case choiceOnFinalTabstop = "choice-on-final-tabstop"
+    /// `${` followed by something other than a tabstop number or a variable name, or `${1` followed by junk.
+    case invalidPlaceholder = "invalid-placeholder"
+    /// `${NAME` followed by something other than `}`, `:` or `/`.
+    case invalidVariable = "invalid-variable"
+    /// A variable that neither LSP nor VS Code defines.
+    case unknownVariable = "unknown-variable"
+    /// Placeholders nested deeper than the parser follows.
+    case nestingTooDeep = "nesting-too-deep"
+
+    // MARK: The library as a whole (`LibraryConflicts`)
+
+    /// Two snippets of different files or layers with the same trigger in the same scope.
+    case triggerConflict = "trigger-conflict"
+    /// Two snippets with the same body.
+    case duplicateBody = "duplicate-body"
+
+    // MARK: Learned words (`LearnedWords.load`)
+
+    /// A learned-words file that is not valid JSON.
+    case learnedSyntax = "learned-syntax"
+    /// A learned-words file of the wrong shape.
+    case learnedShape = "learned-shape"
+    /// A learned-words file over its size limit.
+    case learnedTooLarge = "learned-too-large"
+    /// A learned-words file that could not be read.
+    case learnedUnreadable = "learned-unreadable"
+    /// A learned-words key naming a snippet outside its own folder and layer.
+    case learnedOutsideFolder = "learned-outside-folder"
+    /// Learned words for a snippet that no longer exists.
+    case learnedSnippetGone = "learned-snippet-gone"
+
+    /// The raw value, so a code reads the same in text as on the wire.
+    public var description: String { rawValue }
+
+    /// The codes that mean a configured library path itself could not be read.
+    public static let pathProblems: Set<DiagnosticCode> = [.missingPath, .unusablePath]
+
+    /// Every code `SnippetBody.parse` reports, for documentation and tests.
+    public static let bodyProblems: [DiagnosticCode] = [
+        .unterminatedPlaceholder, .unterminatedVariable, .unterminatedChoice, .emptyChoice, .invalidTransform,
+        .invalidRegex, .invalidPlaceholder, .invalidVariable, .unknownVariable, .nestingTooDeep, .choiceOnFinalTabstop,
+    ]
+}
