@@ -151,6 +151,6 @@ func summaries(_ diagnostics: [LibraryDiagnostic]) -> [String] {
     @Test func fileURIsArePercentEncodedAbsolutePaths() {
         let library = loadLibrary(["/lib/My Snippets/été#1.code-snippets": #"{ "A": { "prefix": "a", "body": "a" } }"#])
         #expect(library.snippets.first?.location.uri == "file:///lib/My%20Snippets/%C3%A9t%C3%A9%231.code-snippets")
-        #expect(LibraryPath.path(fromFileURI: "file:///lib/My%20Snippets/%C3%A9t%C3%A9%231.code-snippets") == "/lib/My Snippets/été#1.code-snippets")
+        #expect(DocumentURI("file:///lib/My%20Snippets/%C3%A9t%C3%A9%231.code-snippets").displayPath == "/lib/My Snippets/été#1.code-snippets")
     }
 }

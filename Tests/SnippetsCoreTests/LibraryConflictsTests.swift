@@ -12,7 +12,7 @@ import Testing
     }
 
     func warnings(_ library: SnippetLibrary, code: String = "trigger-conflict") -> [String] {
-        library.diagnostics.filter { $0.code.rawValue == code }.map { "\(LibraryPath.path(fromFileURI: $0.uri)):\($0.position.line + 1): \($0.message)" }
+        library.diagnostics.filter { $0.code.rawValue == code }.map { "\(DocumentURI($0.uri).displayPath):\($0.position.line + 1): \($0.message)" }
     }
 
     @Test func everySnippetAndFileKnowsItsLayer() {

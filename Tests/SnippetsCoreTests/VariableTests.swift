@@ -151,9 +151,9 @@ import Testing
         #expect(loose.value(of: "WORKSPACE_NAME") == "shop")
         #expect(SnippetVariableContext(filePath: "/tmp/.bashrc").value(of: "TM_FILENAME_BASE") == ".bashrc")
         #expect(
-            SnippetVariableContext.filePath(fromDocumentURI: "file:///home/ana/My%20Notes/a.md")
+            DocumentURI("file:///home/ana/My%20Notes/a.md").filePath
                 == "/home/ana/My Notes/a.md")
-        #expect(SnippetVariableContext.filePath(fromDocumentURI: "untitled:Untitled-1") == nil)
+        #expect(DocumentURI("untitled:Untitled-1").filePath == nil)
     }
 
     @Test func resolverFeedsTheRenderers() {

@@ -179,7 +179,7 @@ struct FirstContactTests {
         #expect(message.contains("Create it"))
         #expect(message.contains("snippets-lsp doctor"))
         let diagnostics = try #require(await client.notification("textDocument/publishDiagnostics"))
-        #expect(diagnostics["uri"]?.stringValue == LibraryPath.fileURI(missing))
+        #expect(diagnostics["uri"]?.stringValue == DocumentURI(filePath: missing).stringValue)
         #expect(diagnostics["diagnostics"]?.arrayValue?.first?["message"]?.stringValue?.contains("does not exist") == true)
         // Asking says the library could not be read, naming the path.
         let ask = try await client.result("snippets/ask", ["question": "invoice reminder"])

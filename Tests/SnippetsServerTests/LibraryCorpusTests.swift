@@ -15,7 +15,7 @@ import Testing
 
     /// The text a snippet's location covers, read from the file on disk.
     func locatedText(_ snippet: Snippet) throws -> Substring {
-        let text = try String(contentsOfFile: LibraryPath.path(fromFileURI: snippet.location.uri), encoding: .utf8)
+        let text = try String(contentsOfFile: DocumentURI(snippet.location.uri).displayPath, encoding: .utf8)
         let table = LineTable(text)
         let range = snippet.location.range
         let start = table.utf8Offset(line: range.start.line, column: range.start.utf8Column, in: .utf8)

@@ -39,7 +39,7 @@ import Testing
             let library = LibraryPaths(paths: [root], source: .flags).load()
             #expect(library.snippets.map(\.title) == ["A"])
             #expect(
-                library.loaderDiagnostics.map { "\($0.code) \(LibraryPath.name(LibraryPath.path(fromFileURI: $0.uri)))" } == [
+                library.loaderDiagnostics.map { "\($0.code) \(LibraryPath.name(DocumentURI($0.uri).displayPath))" } == [
                     "unusable-path dangling.json",
                     "unusable-path loop.json",
                     "unusable-path pipe.snippets",

@@ -46,8 +46,8 @@ public struct FileSystemSnippetSources: SnippetSources {
     }
 
     public func bytes(ofFileAt uri: String) -> [UInt8]? {
-        guard uri.hasPrefix("file://") else { return nil }
-        return try? fileSystem.contents(of: LibraryPath.path(fromFileURI: uri), maximumSize: maximumSize)
+        guard let path = DocumentURI(uri).filePath else { return nil }
+        return try? fileSystem.contents(of: path, maximumSize: maximumSize)
     }
 }
 

@@ -141,13 +141,6 @@ public struct SnippetVariableContext: Sendable {
         self.random = random
     }
 
-    /// The path of a `file://` URI (percent-decoded), nil for other schemes.
-    public static func filePath(fromDocumentURI uri: String) -> String? {
-        guard let url = URL(string: uri), url.scheme?.lowercased() == "file" else { return nil }
-        let path = url.path
-        return path.isEmpty ? nil : path
-    }
-
     /// The value of variable `name`, or nil when it is unknown or the context cannot tell (selection, clipboard).
     public func value(of name: String) -> String? {
         switch name {

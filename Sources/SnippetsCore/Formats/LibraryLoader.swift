@@ -138,7 +138,7 @@ public struct LibraryLoader: Sendable {
     func readFile(at path: String, context: SnippetFileContext, knownSize: Int? = nil) -> (
         file: SnippetFile, overrides: [SnipMateReader.Override]
     ) {
-        let uri = LibraryPath.fileURI(path)
+        let uri = DocumentURI(filePath: path).stringValue
         func failed(_ code: DiagnosticCode, _ message: String) -> (SnippetFile, [SnipMateReader.Override]) {
             var file = SnippetFile(
                 uri: uri, path: path, format: context.format,
@@ -239,7 +239,7 @@ public struct LibraryLoader: Sendable {
         mutating func report(_ severity: LibraryDiagnostic.Severity, _ code: DiagnosticCode, _ message: String, path: String) {
             loaderDiagnostics.append(
                 LibraryDiagnostic(
-                    uri: LibraryPath.fileURI(path), position: SourcePosition(line: 0, asciiColumn: 0), severity: severity,
+                    uri: DocumentURI(filePath: path).stringValue, position: SourcePosition(line: 0, asciiColumn: 0), severity: severity,
                     code: code, message: message))
         }
 
@@ -325,7 +325,7 @@ public struct LibraryLoader: Sendable {
             guard size <= loader.maximumFileSize, let bytes = try? fileSystem.contents(of: path, maximumSize: loader.maximumFileSize),
                 let text = String(validating: bytes, as: UTF8.self)
             else { return false }
-            var sink = DiagnosticSink(uri: LibraryPath.fileURI(path), table: LineTable(text))
+            var sink = DiagnosticSink(uri: DocumentURI(filePath: path).stringValue, table: LineTable(text))
             guard let manifest = PackageManifest.read(bytes: bytes, directory: LibraryPath.parent(path), sink: &sink) else {
                 return false
             }

@@ -94,42 +94,4 @@ public enum LibraryPath {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
-
-    /// `file://` plus the percent-encoded path (everything but unreserved characters and `/` is encoded).
-    public static func fileURI(_ path: String) -> String {
-        var result = "file://"
-        let hex: [Character] = Array("0123456789ABCDEF")
-        for byte in path.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"), UInt8(ascii: "/"):
-                result.append(Character(Unicode.Scalar(byte)))
-            default:
-                result.append("%")
-                result.append(hex[Int(byte >> 4)])
-                result.append(hex[Int(byte & 0x0F)])
-            }
-        }
-        return result
-    }
-}
-
-extension LibraryPath {
-    /// The path of a `file://` URI (percent-decoded); a string that is not such a URI comes back unchanged.
-    public static func path(fromFileURI uri: String) -> String {
-        guard uri.hasPrefix("file://") else { return uri }
-        var bytes: [UInt8] = []
-        var iterator = uri.utf8.dropFirst(7).makeIterator()
-        while let byte = iterator.next() {
-            if byte == UInt8(ascii: "%"), let high = iterator.next(), let low = iterator.next(),
-                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
-            {
-                bytes.append(value)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
 }

@@ -236,7 +236,7 @@ extension LearnedWords {
         }
         for folder in folders.map(LibraryPath.normalize) where seenFolders.insert(folder).inserted {
             let path = filePath(inFolder: folder)
-            let uri = LibraryPath.fileURI(path)
+            let uri = DocumentURI(filePath: path).stringValue
             guard case .file(let size) = fileSystem.item(at: path) else { continue }
             guard size <= maximumFileSize else {
                 diagnostics.append(LibraryDiagnostic(

@@ -138,7 +138,7 @@ public enum LibraryConflicts {
             if let known = paths[uri] {
                 path = known
             } else {
-                path = LibraryPath.path(fromFileURI: uri)
+                path = DocumentURI(uri).displayPath
                 paths[uri] = path
             }
             let layer = snippets[number].layer

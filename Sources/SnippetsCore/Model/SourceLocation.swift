@@ -64,7 +64,7 @@ extension SourceLocation {
 
     /// `path:line` for a URI and a zero-based line.
     public static func pathAndLine(uri: String, line: Int) -> String {
-        pathAndLine(path: LibraryPath.path(fromFileURI: uri), line: line)
+        pathAndLine(path: DocumentURI(uri).displayPath, line: line)
     }
 
     /// `path:line` for a path already decoded from its URI and a zero-based line.

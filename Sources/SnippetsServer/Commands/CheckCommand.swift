@@ -190,7 +190,7 @@ struct CheckReport: Encodable {
         let all = snippetLibrary.diagnostics + learnedWordsDiagnostics
         diagnostics = all.map { diagnostic in
             Diagnostic(
-                path: LibraryPath.path(fromFileURI: diagnostic.uri), uri: diagnostic.uri, line: diagnostic.position.line + 1,
+                path: DocumentURI(diagnostic.uri).displayPath, uri: diagnostic.uri, line: diagnostic.position.line + 1,
                 column: diagnostic.position.utf8Column + 1, severity: diagnostic.severity.rawValue, code: diagnostic.code.rawValue,
                 message: diagnostic.message)
         }
@@ -199,7 +199,7 @@ struct CheckReport: Encodable {
                 trigger: conflict.trigger, languages: conflict.scopes,
                 definitions: conflict.definitions.map { snippet in
                     Definition(
-                        path: LibraryPath.path(fromFileURI: snippet.location.uri), line: snippet.location.range.start.line + 1,
+                        path: DocumentURI(snippet.location.uri).displayPath, line: snippet.location.range.start.line + 1,
                         column: snippet.location.range.start.utf8Column + 1, layer: snippet.layer, title: snippet.title)
                 })
         }
@@ -297,7 +297,7 @@ struct ClientLossReport: Encodable {
                     counts[loss.kind.rawValue, default: 0] += 1
                     losses.append(
                         Loss(
-                            path: LibraryPath.path(fromFileURI: snippet.location.uri), uri: snippet.location.uri,
+                            path: DocumentURI(snippet.location.uri).displayPath, uri: snippet.location.uri,
                             line: start.line + 1, column: start.utf8Column + 1, title: snippet.title,
                             kind: loss.kind.rawValue, message: loss.message))
                 }

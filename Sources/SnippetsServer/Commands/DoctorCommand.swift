@@ -187,7 +187,7 @@ struct DoctorReport: Encodable {
             problems.append("The library holds no snippets: add .code-snippets, <language>.json or .snippets files to \(paths.paths.joined(separator: ", ")).")
         }
         let listed = all.prefix(listedProblemLimit).map { problem in
-            "\(LibraryPath.path(fromFileURI: problem.uri)):\(problem.position.line + 1):\(problem.position.utf8Column + 1): \(problem.severity.rawValue): \(problem.message)"
+            "\(DocumentURI(problem.uri).displayPath):\(problem.position.line + 1):\(problem.position.utf8Column + 1): \(problem.severity.rawValue): \(problem.message)"
         }
         let library = Library(
             source: paths.sourceDescription, paths: pathReports, snippets: loaded.snippets.count, files: loaded.files.count,

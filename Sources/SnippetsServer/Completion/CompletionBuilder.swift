@@ -163,7 +163,7 @@ public struct CompletionBuilder: Sendable {
     private func variableResolver(table: LineTable, cursor: Int) -> SnippetVariableContext {
         let position = table.position(ofUTF8Offset: cursor)
         return SnippetVariableContext(
-            filePath: SnippetVariableContext.filePath(fromDocumentURI: document.uri),
+            filePath: DocumentURI(document.uri).filePath,
             workspaceFolders: workspaceFolders, lineText: String(table.content(ofLine: position.line)),
             lineIndex: position.line, cursorUTF16Column: position.utf16Column, languageID: document.languageID,
             date: now)

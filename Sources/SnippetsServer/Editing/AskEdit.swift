@@ -73,7 +73,7 @@ enum SnippetRendering {
         let offset = position.map { table.utf8Offset(of: $0, in: context.positionEncoding) } ?? 0
         let place = table.position(ofUTF8Offset: offset)
         return SnippetVariableContext(
-            filePath: SnippetVariableContext.filePath(fromDocumentURI: document.uri),
+            filePath: DocumentURI(document.uri).filePath,
             workspaceFolders: context.workspaceFolders, lineText: String(table.content(ofLine: place.line)),
             lineIndex: place.line, cursorUTF16Column: place.utf16Column, languageID: document.languageID,
             date: context.configuration.now())

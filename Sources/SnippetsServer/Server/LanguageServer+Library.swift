@@ -155,7 +155,7 @@ extension LanguageServer {
             let logged = (all.prefix(LanguageServer.loggedProblemLimit) + learned.diagnostics)
                 .prefix(LanguageServer.loggedProblemLimit)
             logLines = logged.map { problem in
-                let path = LanguageServer.path(ofFileURI: problem.uri) ?? problem.uri
+                let path = DocumentURI(problem.uri).displayPath
                 return "\(path):\(problem.position.line + 1):\(problem.position.utf8Column + 1): \(problem.severity.rawValue): \(problem.message) [\(problem.code)]"
             }
         }
@@ -315,7 +315,7 @@ extension LanguageServer {
 
     /// A file URI reduced to a comparable key (clients and the loader may percent-encode differently).
     static func fileKey(_ uri: String) -> String {
-        path(ofFileURI: uri).map { ($0 as NSString).standardizingPath } ?? uri
+        DocumentURI(uri).filePath.map { ($0 as NSString).standardizingPath } ?? uri
     }
 
     /// The watched roots that lie inside none of the workspace folders. Clients watch only their workspace

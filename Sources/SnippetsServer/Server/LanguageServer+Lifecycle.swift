@@ -27,8 +27,8 @@ extension LanguageServer {
         client = ClientCapabilities(raw: initializeParams.capabilities, clientName: initializeParams.clientInfo?.name)
         positionEncoding = Self.negotiateEncoding(offered: client.positionEncodings)
         if let folders = initializeParams.workspaceFolders, !folders.isEmpty {
-            workspaceFolders = folders.compactMap { Self.path(ofFileURI: $0.uri) }
-        } else if let root = initializeParams.rootUri.flatMap(Self.path(ofFileURI:)) ?? initializeParams.rootPath {
+            workspaceFolders = folders.compactMap { DocumentURI($0.uri).filePath }
+        } else if let root = initializeParams.rootUri.flatMap({ DocumentURI($0).filePath }) ?? initializeParams.rootPath {
             workspaceFolders = [root]
         }
         var (newSettings, problems) = settings.applying(initializeParams.initializationOptions)
@@ -133,18 +133,12 @@ extension LanguageServer {
     }
 
     private func changeWorkspaceFolders(_ params: DidChangeWorkspaceFoldersParams) {
-        let removed = Set(params.event.removed.compactMap { Self.path(ofFileURI: $0.uri) })
+        let removed = Set(params.event.removed.compactMap { DocumentURI($0.uri).filePath })
         workspaceFolders.removeAll { removed.contains($0) }
-        for folder in params.event.added.compactMap({ Self.path(ofFileURI: $0.uri) }) where !workspaceFolders.contains(folder) {
+        for folder in params.event.added.compactMap({ DocumentURI($0.uri).filePath }) where !workspaceFolders.contains(folder) {
             workspaceFolders.append(folder)
         }
         startWatching()
         scheduleReload()
-    }
-
-    /// The file system path of a `file://` URI (percent-decoded), or nil for other schemes.
-    static func path(ofFileURI uri: String) -> String? {
-        guard let url = URL(string: uri), url.isFileURL else { return nil }
-        return url.path
     }
 }

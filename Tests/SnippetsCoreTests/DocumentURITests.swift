@@ -1,0 +1,34 @@
+import Testing
+@testable import SnippetsCore
+
+/// File URIs reach the server from clients (documents, workspace folders) and from the loader (diagnostics,
+/// locations); `DocumentURI` is the one conversion between them and paths.
+@Suite struct DocumentURITests {
+    @Test(arguments: [
+        ("file:///home/ana/My%20Notes/a.md", "/home/ana/My Notes/a.md"),
+        ("file:///lib/My%20Snippets/%C3%A9t%C3%A9%231.code-snippets", "/lib/My Snippets/été#1.code-snippets"),
+        ("FILE:///lib/a.json", "/lib/a.json"),
+        ("file://localhost/lib/a.json", "/lib/a.json"),
+        ("file:///lib/100%zz.json", "/lib/100%zz.json"),
+        ("file:///lib/a%2", "/lib/a%2"),
+        ("file:///lib/a.json#L3", "/lib/a.json"),
+        ("file:///lib/caf%c3%a9", "/lib/café"),
+    ])
+    func fileURIsBecomePaths(uri: String, path: String) {
+        #expect(DocumentURI(uri).filePath == path)
+        #expect(DocumentURI(uri).displayPath == path)
+    }
+
+    @Test(arguments: ["untitled:Untitled-1", "vscode-notebook-cell:/a.ipynb#W1", "file://", "fil:///x", "/lib/a.json"])
+    func otherURIsHaveNoPath(uri: String) {
+        #expect(DocumentURI(uri).filePath == nil)
+        #expect(DocumentURI(uri).displayPath == uri)
+    }
+
+    @Test func pathsBecomeEncodedURIsThatReadBack() {
+        let path = "/lib/My Snippets/été#1?.code-snippets"
+        let uri = DocumentURI(filePath: path)
+        #expect(uri.stringValue == "file:///lib/My%20Snippets/%C3%A9t%C3%A9%231%3F.code-snippets")
+        #expect(uri.filePath == path)
+    }
+}
