@@ -33,8 +33,8 @@ import Testing
         client.open("file:///w/note.txt", language: "plaintext", text: "demo")
         let item = try #require(try await client.complete("file:///w/note.txt", line: 0, character: 4).items.first)
         switch item.textEdit {
-        case .textEdit(let edit): return (edit.newText, item.insertTextFormat)
-        case .insertReplace(let edit): return (edit.newText, item.insertTextFormat)
+        case .textEdit(let edit): return (edit.newText, item.insertTextFormat?.rawValue)
+        case .insertReplace(let edit): return (edit.newText, item.insertTextFormat?.rawValue)
         case nil: throw ResponseError.internalError("no edit")
         }
     }

@@ -37,8 +37,8 @@ struct CompletionTests {
         let item = try #require(list.items.first)
         #expect(item.label == "for")
         #expect(item.detail == "For loop")
-        #expect(item.kind == 15)
-        #expect(item.insertTextFormat == 2)
+        #expect(item.kind.rawValue == 15)
+        #expect(item.insertTextFormat?.rawValue == 2)
         #expect(item.sortText == "00000")
         #expect(item.filterText == "for")
         #expect(item.textEdit == .textEdit(TextEdit(
@@ -54,7 +54,7 @@ struct CompletionTests {
         try await client.initialize(capabilities: capabilities(snippets: false))
         client.open("file:///w/a.swift", language: "swift", text: "for")
         let item = try #require(try await client.complete("file:///w/a.swift", line: 0, character: 3).items.first)
-        #expect(item.insertTextFormat == 1)
+        #expect(item.insertTextFormat?.rawValue == 1)
         if case .textEdit(let edit) = item.textEdit {
             #expect(edit.newText == "for item in items {\n\t\n}")
         } else {

@@ -121,9 +121,9 @@ import Testing
         ])
         client.open(uri, language: "markdown", text: "  remind\n  hdr")
         let multiLine = try #require(try await client.complete(uri, line: 0, character: 8).items.first { $0.label == "remind" })
-        #expect(multiLine.insertTextMode == 2)
+        #expect(multiLine.insertTextMode?.rawValue == 2)
         let oneLine = try #require(try await client.complete(uri, line: 1, character: 5).items.first { $0.label == "hdr" })
-        #expect(oneLine.insertTextMode == 1)
+        #expect(oneLine.insertTextMode?.rawValue == 1)
 
         let plain = TestClient(diskLibrary: [directory])
         try await plain.initialize()

@@ -118,7 +118,7 @@ struct CompletionJSONTests {
         let range = LSPRange(start: Position(line: 1, character: 2), end: Position(line: 1, character: 5))
         let full = CompletionItem(
             label: "for", detail: "For loop", documentation: .markdown("**x**\n"), sortText: "00000",
-            filterText: "for", insertTextFormat: 2,
+            filterText: "for", insertTextFormat: .snippet,
             textEdit: .insertReplace(InsertReplaceEdit(newText: "for ${1:x}\n\t$0", insert: range, replace: range)),
             data: CompletionItemData(snippetID: "abc", uri: "file:///a.swift"))
         let bare = CompletionItem(
@@ -127,7 +127,7 @@ struct CompletionJSONTests {
         let empty = CompletionItem(label: "e")
         let documented = CompletionItem(
             label: "q\"\\\u{1}", detail: "d", documentation: .markdown("m"), sortText: "1", filterText: nil,
-            insertTextFormat: 1, textEdit: nil, data: nil)
+            insertTextFormat: .plainText, textEdit: nil, data: nil)
         for list in [
             CompletionList(isIncomplete: true, items: [full, bare, empty, documented]),
             CompletionList(isIncomplete: false, items: []),

@@ -154,8 +154,8 @@ public struct AskEvaluation: Sendable {
             quoteRanges.append(range.start..<range.end)
             if let sources {
                 let file = sources.bytes(ofFileAt: quote.location.uri).map { LineTable(String(decoding: $0, as: UTF8.self)) }
-                let start = file.map { $0.utf8Offset(line: quote.location.range.start.line, column: quote.location.range.start.character, in: .utf16) }
-                let end = file.map { $0.utf8Offset(line: quote.location.range.end.line, column: quote.location.range.end.character, in: .utf16) }
+                let start = file.map { $0.utf8Offset(of: quote.location.range.start, in: .utf16) }
+                let end = file.map { $0.utf8Offset(of: quote.location.range.end, in: .utf16) }
                 if let file, let start, let end, start <= end {
                     if String(file.slice(start..<end)) != quote.text { quotesGrounded = false }
                 } else {

@@ -1,22 +1,6 @@
 import Foundation
 import SnippetsCore
 
-/// An LSP `Location`: a range in a document named by URI.
-public struct LSPLocation: Codable, Hashable, Sendable {
-    public var uri: String
-    public var range: LSPRange
-
-    public init(uri: String, range: LSPRange) {
-        self.uri = uri
-        self.range = range
-    }
-
-    /// The wire location of a core location, with columns in `encoding`.
-    public init(sourceLocation: SourceLocation, in encoding: PositionEncoding) {
-        self.init(uri: sourceLocation.uri, range: LSPRange(sourceRange: sourceLocation.range, in: encoding))
-    }
-}
-
 /// `snippets/ask` params (LSP Extension). See `protocol/snippets-ask.md`.
 public struct AskParams: Codable, Hashable, Sendable {
     /// 1 to 1,000 characters.
@@ -202,15 +186,3 @@ extension String {
     fileprivate var nonEmptyLayer: String? { isEmpty ? nil : self }
 }
 
-/// `$/progress` params for a work-done progress token.
-struct WorkDoneProgress: Encodable, Sendable {
-    struct Value: Encodable, Sendable {
-        var kind: String
-        var title: String?
-        var message: String?
-        var cancellable: Bool?
-    }
-
-    var token: JSONValue
-    var value: Value
-}

@@ -145,7 +145,7 @@ public struct CompletionBuilder: Sendable {
             engine: plan.engine, insertReplace: client.supportsInsertReplace,
             labelDetails: client.supportsLabelDetails, layerInDetail: library.library.layers.count > 1,
             filterTextShowsAsTyped: client.knownClient?.showsFilterTextAsTyped ?? false,
-            adjustsIndentation: client.supportsInsertTextMode(2), takesAsIs: client.supportsInsertTextMode(1))
+            adjustsIndentation: client.supportsInsertTextMode(.adjustIndentation), takesAsIs: client.supportsInsertTextMode(.asIs))
         // Every item of a run edits the same range: convert its offsets to positions once, not once per item.
         var rangesByRun: [Range<Int>: EditRanges] = [:]
         var items: [CompletionItem] = []
@@ -227,17 +227,17 @@ public struct CompletionBuilder: Sendable {
             detail: detail,
             sortText: Self.sortText(rank: rank),
             filterText: filterText,
-            insertTextFormat: insertion.isSnippet ? 2 : 1,
+            insertTextFormat: insertion.isSnippet ? .snippet : .plainText,
             insertTextMode: Self.insertTextMode(multiLine: newText.contains("\n"), style: style),
             textEdit: edit,
             data: CompletionItemData(snippetID: snippet.id.rawValue, uri: document.uri))
     }
 
-    /// adjustIndentation (2) for a body of several lines (its later lines take the first one's indentation), asIs (1)
+    /// `adjustIndentation` for a body of several lines (its later lines take the first one's indentation), `asIs`
     /// for one line; nil where the client does not list the mode.
-    private static func insertTextMode(multiLine: Bool, style: ItemStyle) -> Int? {
-        if multiLine { return style.adjustsIndentation ? 2 : nil }
-        return style.takesAsIs ? 1 : nil
+    private static func insertTextMode(multiLine: Bool, style: ItemStyle) -> InsertTextMode? {
+        if multiLine { return style.adjustsIndentation ? .adjustIndentation : nil }
+        return style.takesAsIs ? .asIs : nil
     }
 
     /// The rank as five digits (`00042`), so clients keep the server's order; `String(format:)` without Foundation's

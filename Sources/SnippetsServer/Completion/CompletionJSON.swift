@@ -9,14 +9,14 @@ extension CompletionList: JSONValueRepresentable {
 
 extension CompletionItem: JSONValueRepresentable {
     func jsonValue() -> JSONValue {
-        var object: [String: JSONValue] = ["label": .string(label), "kind": .int(kind)]
+        var object: [String: JSONValue] = ["label": .string(label), "kind": .int(kind.rawValue)]
         object.reserveCapacity(10)
         if let detail { object["detail"] = .string(detail) }
         if let documentation { object["documentation"] = documentation.jsonValue() }
         if let sortText { object["sortText"] = .string(sortText) }
         if let filterText { object["filterText"] = .string(filterText) }
-        if let insertTextFormat { object["insertTextFormat"] = .int(insertTextFormat) }
-        if let insertTextMode { object["insertTextMode"] = .int(insertTextMode) }
+        if let insertTextFormat { object["insertTextFormat"] = .int(insertTextFormat.rawValue) }
+        if let insertTextMode { object["insertTextMode"] = .int(insertTextMode.rawValue) }
         if let textEdit { object["textEdit"] = textEdit.jsonValue() }
         if let data { object["data"] = data.jsonValue() }
         if let labelDetails {
@@ -115,16 +115,16 @@ extension CompletionItem {
         }
         if let insertTextFormat {
             writer.raw("\"insertTextFormat\":")
-            writer.write(insertTextFormat)
+            writer.write(insertTextFormat.rawValue)
             writer.raw(",")
         }
         if let insertTextMode {
             writer.raw("\"insertTextMode\":")
-            writer.write(insertTextMode)
+            writer.write(insertTextMode.rawValue)
             writer.raw(",")
         }
         writer.raw("\"kind\":")
-        writer.write(kind)
+        writer.write(kind.rawValue)
         writer.raw(",\"label\":")
         writer.write(label)
         if let labelDetails {

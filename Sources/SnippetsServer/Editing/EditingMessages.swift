@@ -1,59 +1,5 @@
 import SnippetsCore
 
-/// LSP `CodeActionParams` (the `context` is not read: the actions depend only on the text and the range).
-public struct CodeActionParams: Codable, Hashable, Sendable {
-    /// The document.
-    public var textDocument: TextDocumentIdentifier
-    /// The selection, or the cursor as an empty range.
-    public var range: LSPRange
-}
-
-/// LSP `WorkspaceEdit`, in its `changes` form (plain text edits by document URI).
-public struct WorkspaceEdit: Codable, Hashable, Sendable {
-    /// Edits by document URI.
-    public var changes: [String: [TextEdit]]
-}
-
-/// LSP `Command`.
-public struct LSPCommand: Codable, Hashable, Sendable {
-    /// What a menu shows.
-    public var title: String
-    /// The command's name, e.g. `snippets.ask`.
-    public var command: String
-    /// Its arguments (these commands take one object).
-    public var arguments: [JSONValue]?
-}
-
-/// LSP `CodeAction`.
-public struct CodeAction: Codable, Hashable, Sendable {
-    /// What the menu shows, e.g. "Ask snippets: how do I …".
-    public var title: String
-    /// `refactor.rewrite` (ask) or `refactor.extract` (save).
-    public var kind: String?
-    /// Unused by this server; kept so a client's action round-trips through resolve.
-    public var isPreferred: Bool?
-    /// Present at once for clients that cannot resolve, else filled in by `codeAction/resolve`.
-    public var edit: WorkspaceEdit?
-    /// Runs after the edit: shows the answer, or saves the selection.
-    public var command: LSPCommand?
-    /// What `codeAction/resolve` needs to compute the edit.
-    public var data: JSONValue?
-}
-
-/// LSP `ExecuteCommandParams`.
-public struct ExecuteCommandParams: Codable, Hashable, Sendable {
-    /// `snippets.ask` or `snippets.saveSelection`.
-    public var command: String
-    /// One argument object.
-    public var arguments: [JSONValue]?
-}
-
-/// LSP `ApplyWorkspaceEditParams` (server → client).
-struct ApplyWorkspaceEditParams: Encodable, Sendable {
-    var label: String
-    var edit: WorkspaceEdit
-}
-
 /// The argument of `snippets.ask` (and the `data` of an unresolved ask action).
 public struct AskCommandArguments: Codable, Hashable, Sendable {
     /// The question.

@@ -46,9 +46,9 @@ public struct ClientCapabilities: Sendable, Hashable {
     public var supportsLabelDetails: Bool { completionItem?["labelDetailsSupport"]?.boolValue ?? false }
     /// `completionItem.insertReplaceSupport`.
     public var supportsInsertReplace: Bool { completionItem?["insertReplaceSupport"]?.boolValue ?? false }
-    /// `completionItem.insertTextModeSupport.valueSet` holds `mode` (1 asIs, 2 adjustIndentation).
-    public func supportsInsertTextMode(_ mode: Int) -> Bool {
-        completionItem?["insertTextModeSupport"]?["valueSet"]?.arrayValue?.contains(.int(mode)) ?? false
+    /// `completionItem.insertTextModeSupport.valueSet` holds `mode`.
+    public func supportsInsertTextMode(_ mode: InsertTextMode) -> Bool {
+        completionItem?["insertTextModeSupport"]?["valueSet"]?.arrayValue?.contains(.int(mode.rawValue)) ?? false
     }
     /// `workspace.didChangeWatchedFiles.dynamicRegistration`.
     public var supportsWatchedFileRegistration: Bool {

@@ -15,6 +15,15 @@ extension LineTable {
     }
 }
 
+extension LineTable.Editor {
+    /// Replaces an LSP range (columns in the editor's encoding) with `text`.
+    public mutating func replace(_ range: LSPRange, with text: String) {
+        replace(
+            startLine: range.start.line, startColumn: range.start.character, endLine: range.end.line,
+            endColumn: range.end.character, with: text)
+    }
+}
+
 extension Position {
     /// The wire position of a core position, with the column in `encoding`.
     public init(sourcePosition: SourcePosition, in encoding: PositionEncoding) {

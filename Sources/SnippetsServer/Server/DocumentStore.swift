@@ -56,9 +56,7 @@ public struct TextDocument: Sendable, Hashable {
         var editor = LineTable.Editor(table, encoding: encoding)
         for change in changes {
             guard let range = change.range else { continue }
-            editor.replace(
-                startLine: range.start.line, startColumn: range.start.character, endLine: range.end.line,
-                endColumn: range.end.character, with: change.text)
+            editor.replace(range, with: change.text)
         }
         text = editor.text
     }

@@ -307,7 +307,7 @@ extension LanguageServer {
             let position = Position(sourcePosition: problem.position, in: positionEncoding)
             return Diagnostic(
                 range: LSPRange(start: position, end: position),
-                severity: problem.severity == .error ? 1 : problem.severity == .warning ? 2 : problem.severity == .note ? 3 : 4,
+                severity: DiagnosticSeverity(problem.severity),
                 code: problem.code.rawValue, source: Self.serverName, message: problem.message)
         }
         sendNotification("textDocument/publishDiagnostics", PublishDiagnosticsParams(uri: uri, diagnostics: diagnostics))

@@ -1,0 +1,4 @@
+/// `$/cancelRequest` params.
+public struct CancelParams: Decodable, Sendable {
+    public var id: JSONValue
+}

@@ -1,0 +1,5 @@
+/// LSP `CompletionList`.
+public struct CompletionList: Codable, Hashable, Sendable {
+    public var isIncomplete: Bool
+    public var items: [CompletionItem]
+}

@@ -1,0 +1,5 @@
+/// `textDocument/completion` params.
+public struct CompletionParams: Codable, Sendable {
+    public var textDocument: TextDocumentIdentifier
+    public var position: Position
+}

@@ -1,0 +1,4 @@
+/// `textDocument/didClose` params.
+public struct DidCloseTextDocumentParams: Codable, Sendable {
+    public var textDocument: TextDocumentIdentifier
+}

@@ -1,0 +1,4 @@
+/// LSP `TextDocumentIdentifier`.
+public struct TextDocumentIdentifier: Codable, Hashable, Sendable {
+    public var uri: String
+}
