@@ -165,10 +165,9 @@ import Testing
 @Suite struct CheckReportsWhatIsSentTests {
     @Test func everyRecognisedClientsEngineIsOneCheckKnows() {
         for client in KnownClient.all {
-            let named = SnippetEngine.named.first { $0.name == client.engine.name }
-            #expect(named?.engine == client.engine, "\(client.id)")
+            #expect(KnownClient.checkableEngine(named: client.engine.name) == client.engine, "\(client.id)")
         }
-        #expect(SnippetEngine.named.contains { $0.engine == .generic })
+        #expect(KnownClient.checkableEngines.contains(.generic))
     }
 
     @Test func lossesMatchTheRenderedText() {
@@ -176,7 +175,8 @@ import Testing
             "${1|Monday,Tuesday|} and ${2:x}", "`(emacs-version)` ${1:a}", "```${1:lang}\n$0\n```", "plain ${1:a}",
             "${1|a,`b`|}", "${2|x,y|} ${1:$(shell-command)}", "${1|a,b|} `date`",
         ]
-        for (name, engine) in SnippetEngine.named where engine.takesSnippets {
+        for engine in KnownClient.checkableEngines where engine.takesSnippets {
+            let name = engine.name
             for source in bodies {
                 let body = SnippetBody.parse(source).body
                 let insertion = body.insertion(for: engine)

@@ -13,7 +13,7 @@ public func fuzzBody(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     _ = body.plainText(resolving: { _ in "x" })
     _ = body.hasSnippetSyntax
     // Every editor's rendering and what it loses (Body/SnippetClientRendering.swift).
-    for (_, engine) in SnippetEngine.named {
+    for engine in [SnippetEngine.neovim, .vscode, .helix, .yasnippet, .zed, .generic, .plain] {
         let insertion = body.insertion(for: engine, resolving: { $0 == "TM_FILENAME" ? "a$b}c.swift" : nil })
         _ = body.losses(in: engine)
         // Nothing yasnippet would run reaches an engine that may be yasnippet as snippet text, and for yasnippet

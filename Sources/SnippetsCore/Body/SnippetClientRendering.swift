@@ -14,8 +14,9 @@ public enum ChoiceSupport: String, Hashable, Sendable {
 /// What a client's snippet engine does by itself. The server renders everything else before it sends a snippet, so
 /// every editor inserts what VS Code (the reference implementation) would, as far as its engine allows.
 ///
-/// Which client has which engine is decided in one place, the server's `KnownClient` table (by `clientInfo.name`,
-/// else by the shape of the client's capabilities).
+/// Which client has which engine, and the names `check --client` takes, are decided in one place, the server's
+/// `KnownClient` table (by `clientInfo.name`, else by the shape of the client's capabilities); this type only says
+/// what each engine does.
 public struct SnippetEngine: Hashable, Sendable {
     /// The engine's name as `check --client` takes it (`vscode`, `helix`, …).
     public var name: String
@@ -93,13 +94,6 @@ public struct SnippetEngine: Hashable, Sendable {
     public static let plain = SnippetEngine(
         name: "plain", takesSnippets: false, resolvesVariables: false, appliesTransforms: false, choiceSupport: .none,
         nestsPlaceholders: false)
-
-    /// The engines `check --client` knows, by name.
-    public static let named: [(name: String, engine: SnippetEngine)] = [
-        ("neovim", .neovim), ("vscode", .vscode), ("helix", .helix), ("emacs-eglot", .yasnippet),
-        ("emacs-lsp-mode", SnippetEngine.yasnippet.renamed("emacs-lsp-mode")), ("zed", .zed), ("generic", .generic),
-        ("plain", .plain),
-    ]
 
     /// Whether snippet text for this engine is checked against what yasnippet would evaluate.
     public var guardsAgainstCode: Bool { evaluatesCode || mayEvaluateCode }

@@ -32,7 +32,7 @@ public enum CheckCommand: SnippetsCommand {
                            with path, line, column, layer and title; the first one wins) and totals.
           --client NAME    Instead of the problems, list what each snippet loses in that editor compared with
                            VS Code, and why, then how many snippets lose something, counted by kind. NAME is
-                           one of: \(SnippetEngine.named.map(\.name).joined(separator: ", ")).
+                           one of: \(KnownClient.checkableEngines.map(\.name).joined(separator: ", ")).
                            What is counted: a tabstop with no stop to jump to (plain: no snippets at all), a
                            choice offered only as its first option, as a placeholder (Emacs: yasnippet has
                            no choices; Helix and Neovim would insert a choice empty, Helix with no menu; an
@@ -64,12 +64,12 @@ public enum CheckCommand: SnippetsCommand {
         }
         var engine: SnippetEngine?
         if let name = arguments.value("--client") {
-            guard let named = SnippetEngine.named.first(where: { $0.name == name.lowercased() }) else {
-                let names = SnippetEngine.named.map(\.name).joined(separator: ", ")
+            guard let named = KnownClient.checkableEngine(named: name) else {
+                let names = KnownClient.checkableEngines.map(\.name).joined(separator: ", ")
                 context.printError("snippets-lsp check: unknown client '\(name)'; use one of: \(names)\n\n\(help)")
                 return 2
             }
-            engine = named.engine
+            engine = named
         }
         let paths = LibraryPaths.resolve(flags: arguments.values("--library"), environment: context.environment)
         let library = paths.load()

@@ -1,7 +1,11 @@
 import SnippetsCore
 
 /// The editors the server recognises: the one place that decides which client is which, by `clientInfo.name`, else by
-/// the shape of `initialize`'s capabilities. Nothing else compares client names.
+/// the shape of `initialize`'s capabilities, with each one's engine and quirks. Nothing else compares client names.
+///
+/// Adding an editor is one `ID` case and one entry here (its `SnippetEngine`, when no existing one fits, is declared
+/// beside the others in `SnippetClientRendering.swift`), plus its `initialize` fixture; `check --client` takes the
+/// entry's engine name without further change.
 ///
 /// A shape is what an editor's own source sends, kept as fixtures in `Tests/Fixtures/client-capabilities` (Debian
 /// 12's eglot 1.9 and Emacs 29's eglot 1.12 send no `clientInfo`, and yasnippet, which they hand snippets to, runs
@@ -26,18 +30,16 @@ public struct KnownClient: Sendable {
     /// Recognises the capabilities when the name says nothing (absent or unknown).
     let matchesShape: @Sendable (JSONValue) -> Bool
 
-    /// The table, in the order names and shapes are tried.
+    /// The table, in the order names and shapes are tried (and `check --client` lists the engines).
     public static let all: [KnownClient] = [
+        KnownClient(
+            id: .neovim, engine: .neovim, showsFilterTextAsTyped: true, completesOnlyOnTriggerCharacters: true,
+            matchesName: { $0.contains("neovim") || $0 == "nvim" }, matchesShape: { _ in false }),
         KnownClient(
             id: .vscode, engine: .vscode,
             matchesName: { $0.hasPrefix("visual studio code") || $0 == "vscodium" || $0.hasPrefix("code - oss") },
             matchesShape: { _ in false }),
-        KnownClient(
-            id: .neovim, engine: .neovim, showsFilterTextAsTyped: true, completesOnlyOnTriggerCharacters: true,
-            matchesName: { $0.contains("neovim") || $0 == "nvim" }, matchesShape: { _ in false }),
         KnownClient(id: .helix, engine: .helix, matchesName: { $0.contains("helix") }, matchesShape: { _ in false }),
-        KnownClient(
-            id: .zed, engine: .zed, matchesName: { $0 == "zed" || $0.hasPrefix("zed ") }, matchesShape: { _ in false }),
         // eglot names itself from 1.15 (clientInfo "Eglot"); before, its shape: the code action kinds it has listed
         // since 2018 (no "" kind, which lsp-mode, Helix and Neovim list) and an empty `experimental` object.
         KnownClient(
@@ -55,6 +57,8 @@ public struct KnownClient: Sendable {
                 capabilities["textDocument"]?["completion"]?["completionItem"]?["resolveAdditionalTextEditsSupport"]
                     != nil && codeActionKinds(capabilities) == [""] + eglotCodeActionKinds
             }),
+        KnownClient(
+            id: .zed, engine: .zed, matchesName: { $0 == "zed" || $0.hasPrefix("zed ") }, matchesShape: { _ in false }),
     ]
 
     /// The code action kinds eglot lists (`eglot-client-capabilities`, unchanged from 2018 to 1.24).
@@ -70,9 +74,22 @@ public struct KnownClient: Sendable {
 
     /// The client `clientInfo.name` names, else the one whose capability shape `capabilities` has.
     public static func recognise(name: String?, capabilities: JSONValue) -> KnownClient? {
-        if let name = name?.lowercased(), let named = all.first(where: { $0.matchesName(name) }) { return named }
+        if let name = name.map(normalised), let named = all.first(where: { $0.matchesName(name) }) { return named }
         return all.first { $0.matchesShape(capabilities) }
     }
+
+    /// The engines `check --client NAME` reports on: each recognised client's, then `generic` (a snippet client the
+    /// server does not know) and `plain` (one without snippets).
+    public static var checkableEngines: [SnippetEngine] { all.map(\.engine) + [.generic, .plain] }
+
+    /// The engine `check --client` names `name` (in any case), nil for a name it does not know.
+    public static func checkableEngine(named name: String) -> SnippetEngine? {
+        let name = normalised(name)
+        return checkableEngines.first { $0.name == name }
+    }
+
+    /// How a client's or an engine's name is compared: lowercased, the one way.
+    private static func normalised(_ name: String) -> String { name.lowercased() }
 
     /// The entry for `id`.
     public static func entry(_ id: ID) -> KnownClient {
