@@ -23,3 +23,45 @@ import Testing
         }
     }
 }
+
+/// Parsing, usage, help and errors come from one declaration per option.
+@Suite struct CommandOptionsTests {
+    static let options = LibraryOptions.options + CommandOptions([
+        CommandOption("--limit", value: .wholeNumber(placeholder: "N", minimum: 1, maximum: 50), help: "How many."),
+        CommandOption("--json", help: "Print JSON."),
+    ])
+
+    @Test func parsesWhatIsDeclared() throws {
+        let parsed = try Self.options.parse(["--library", "a", "--limit=7", "q", "--json", "--library", "b"])
+        #expect(parsed.values("--library") == ["a", "b"])
+        #expect(try parsed.wholeNumber("--limit") == 7)
+        #expect(parsed.has("--json") && parsed.positionals == ["q"])
+        #expect(throws: ArgumentError.unknownOption("--lim")) { try Self.options.parse(["--lim", "3"]) }
+        #expect(throws: ArgumentError.unexpectedValue("--json")) { try Self.options.parse(["--json=yes"]) }
+    }
+
+    @Test func aBadNumberSaysTheDeclaredRange() throws {
+        #expect(throws: ArgumentError.invalidValue("--limit", "51", "a whole number from 1 to 50")) {
+            try Self.options.parse(["--limit", "51"]).wholeNumber("--limit")
+        }
+        let unbounded = CommandOptions([CommandOption("--n", value: .wholeNumber(placeholder: "N", minimum: 1, maximum: nil), help: "")])
+        #expect(throws: ArgumentError.invalidValue("--n", "0", "a positive whole number")) {
+            try unbounded.parse(["--n", "0"]).wholeNumber("--n")
+        }
+    }
+
+    @Test func usageAndHelpListEveryDeclaredOption() {
+        #expect(CommandOptions.usage("x", arguments: "Q", [Self.options]) == "Usage: snippets-lsp x Q [--library PATH]... [--limit N] [--json]")
+        let help = Self.options.helpText()
+        #expect(help.split(separator: "\n").filter { $0.hasPrefix("  -") }.map { String($0.prefix(18)) } == [
+            "  --library PATH  ", "  --limit N       ", "  --json          ", "  -h, --help      ",
+        ])
+    }
+
+    @Test func helpIsAskedForOnlyWhereAnOptionStands() {
+        #expect(Self.options.asksForHelp(["q", "--help"]))
+        #expect(Self.options.asksForHelp(["-h"]))
+        #expect(!Self.options.asksForHelp(["--", "how", "do", "I", "use", "--help"]))
+        #expect(!Self.options.asksForHelp(["--library", "--help"]), "a value, not an option")
+    }
+}

@@ -74,3 +74,21 @@ let exampleLibraryPath = packageRoot.appendingPathComponent("examples/library").
         }
     }
 }
+
+/// `--help` is an option only where an option may stand: after `--` it is part of the question.
+@Suite struct HelpOnlyWhereItIsAnOptionTests {
+    @Test func aQuestionAfterDoubleDashMayMentionHelp() async {
+        let run = await runTool(["ask", "--library", exampleLibraryPath, "--", "how", "do", "I", "use", "--help"])
+        #expect(run.status == 0)
+        #expect(!run.out.hasPrefix("Usage:"), "\(run.out)")
+        let json = await runTool(["ask", "--library", exampleLibraryPath, "--json", "--", "overdue", "invoice", "--help"])
+        #expect((try? JSONValue.parse(Array(json.out.utf8)))?["status"]?.stringValue == "answered", "\(json.out)")
+    }
+
+    @Test(arguments: [["ask", "--help"], ["ask", "x", "-h"], ["search", "--limit", "3", "--help"], ["gaps", "-h", "--"]])
+    func helpWhereAnOptionStands(arguments: [String]) async {
+        let run = await runTool(arguments)
+        #expect(run.status == 0)
+        #expect(run.out.hasPrefix("Usage: snippets-lsp \(arguments[0])"), "\(arguments)")
+    }
+}

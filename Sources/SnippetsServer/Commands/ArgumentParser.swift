@@ -4,6 +4,8 @@ public struct ParsedArguments: Sendable {
     public private(set) var positionals: [String] = []
     public private(set) var options: [String: [String]] = [:]
     public private(set) var flags: Set<String> = []
+    /// The declared options these were read against (`CommandOptions.parse`), for their value types.
+    var declared: CommandOptions?
 
     /// Reads `arguments`. `optionNames` take a value, `flagNames` don't; anything else starting with `-` is an error.
     public init(_ arguments: [String], options optionNames: Set<String>, flags flagNames: Set<String>) throws(ArgumentError) {
@@ -50,7 +52,6 @@ public struct ParsedArguments: Sendable {
     public func values(_ name: String) -> [String] { options[name] ?? [] }
     public func has(_ flag: String) -> Bool { flags.contains(flag) }
 
-    /// The value of `name` as a positive integer, or nil when absent.
     /// The whole-number value of option `name` within `range`, or nil when it is absent; the error names the option.
     public func integer(_ name: String, in range: ClosedRange<Int>) throws(ArgumentError) -> Int? {
         guard let text = value(name) else { return nil }
@@ -60,6 +61,19 @@ public struct ParsedArguments: Sendable {
         return number
     }
 
+    /// The whole-number value of the declared option `name` (`CommandOption.Value.wholeNumber`), nil when absent;
+    /// the error says the declared range.
+    public func wholeNumber(_ name: String) throws(ArgumentError) -> Int? {
+        guard let text = value(name) else { return nil }
+        var (minimum, maximum): (Int, Int?) = (Int.min, nil)
+        if case .wholeNumber(_, let low, let high)? = declared?.option(name)?.value { (minimum, maximum) = (low, high) }
+        guard let number = Int(text), number >= minimum, maximum.map({ number <= $0 }) ?? true else {
+            throw .invalidValue(name, text, declared?.option(name)?.expectation ?? "a whole number")
+        }
+        return number
+    }
+
+    /// The value of `name` as a positive integer, or nil when absent.
     public func positiveInteger(_ name: String) throws(ArgumentError) -> Int? {
         guard let text = value(name) else { return nil }
         guard let number = Int(text), number > 0 else { throw .invalidValue(name, text, "a positive whole number") }

@@ -6,25 +6,34 @@ import SnippetsModelClient
 public enum AskCommand: SnippetsCommand {
     public static let name = "ask"
     public static let summary = "Answer a question from your snippets, citing only snippets that exist"
+    /// `ask`'s own options; the model's follow them.
+    static let ownOptions = LibraryOptions.options + CommandOptions([
+        CommandOption(
+            "--language", value: .text(placeholder: "ID"),
+            help: "Search only snippets for this language (plus global ones), e.g. `swift`."),
+        CommandOption(
+            "--limit", value: .wholeNumber(placeholder: "N", minimum: 1, maximum: AskRequest.maximumLimit),
+            help: "How many candidate snippets to look at (1 to \(AskRequest.maximumLimit), default "
+                + "\(AskRequest.defaultLimit))."),
+        CommandOption(
+            "--json",
+            help: "Print exactly the `snippets/ask` result (protocol/snippets-ask.md), offsets in UTF-16."),
+        CommandOption(
+            "--no-learning",
+            help: "Ignore learned words (`snippets-lsp learn`) and do not log an unanswered question in the gap log "
+                + "(`snippets-lsp gaps`)."),
+    ])
+    public static let options = ownOptions + ModelOptions.options
     public static let help = """
-        Usage: snippets-lsp ask QUESTION [--library PATH]... [--language ID] [--limit N] [--json] [--no-learning]
-                                [--model-url URL ...]
+        \(CommandOptions.usage("ask", arguments: "QUESTION", [ownOptions, ModelOptions.options]))
 
         Searches the snippet library for the question's words and names the snippets that answer it, each with
         `file:line`. Every title in the answer is a real snippet's exact title; when nothing fits it says so.
-        Several words after `ask` are joined into one question.
+        Several words after `ask` are joined into one question; after `--` every word is the question's, even
+        one that looks like an option (`snippets-lsp ask -- what does --help print`).
 
         Options:
-          --library PATH   A snippet file or directory, or NAME=PATH; repeat for several, in precedence
-                           order. Without it: the paths in
-                           SNIPPETS_LIBRARY (separated by ':'), else $XDG_CONFIG_HOME/snippets
-                           (~/.config/snippets).
-          --language ID    Search only snippets for this language (plus global ones), e.g. `swift`.
-          --limit N        How many candidate snippets to look at (1 to 50, default 8).
-          --json           Print exactly the `snippets/ask` result (protocol/snippets-ask.md), offsets in UTF-16.
-          --no-learning    Ignore learned words (`snippets-lsp learn`) and do not log an unanswered question in
-                           the gap log (`snippets-lsp gaps`).
-          -h, --help       Show this help.
+        \(ownOptions.helpText())
 
         A language model (optional; every answer is checked the same way with or without one):
         \(ModelOptions.help)
@@ -42,14 +51,13 @@ public enum AskCommand: SnippetsCommand {
         let modelConfiguration: ModelConfiguration?
         let roleSetting: ModelRoleSetting
         do {
-            arguments = try ParsedArguments(
-                context.arguments, options: ModelOptions.names.union(["--library", "--language", "--limit"]), flags: ["--json", "--no-learning"])
+            arguments = try options.parse(context.arguments)
             guard !arguments.positionals.isEmpty else { throw ArgumentError.missingArgument("QUESTION") }
             modelConfiguration = try ModelOptions.configuration(from: arguments)
             roleSetting = try ModelOptions.role(from: arguments)
             request = AskRequest(
                 question: arguments.positionals.joined(separator: " "), language: arguments.value("--language"),
-                limit: try arguments.integer("--limit", in: 1...AskRequest.maximumLimit)
+                limit: try arguments.wholeNumber("--limit")
                     ?? modelConfiguration?.candidates ?? AskRequest.defaultLimit)
             if let problem = request.problem { throw ArgumentError.invalidValue("QUESTION", "…", problem) }
         } catch let error as ArgumentError {
@@ -58,7 +66,7 @@ public enum AskCommand: SnippetsCommand {
         } catch {
             return 2
         }
-        let paths = LibraryPaths.resolve(flags: arguments.values("--library"), environment: context.environment)
+        let paths = LibraryOptions.paths(from: arguments, environment: context.environment)
         let library = paths.load()
         let result: AskResult
         do {

@@ -5,8 +5,30 @@ import SnippetsCore
 public enum BenchCommand: SnippetsCommand {
     public static let name = "bench"
     public static let summary = "Time loading, indexing and searching a library"
+    public static let options = CommandOptions([
+        LibraryOptions.library.withHelp(
+            "A snippet file or folder (repeatable). Default: the corpora under ../shared/corpora (friendly-snippets, "
+                + "vim-snippets, personal) when that folder exists."),
+        CommandOption(
+            "--searches", value: .wholeNumber(placeholder: "N", minimum: 1, maximum: nil),
+            help: "How many searches to time (default 1000)."),
+        CommandOption(
+            "--asks", value: .wholeNumber(placeholder: "N", minimum: 1, maximum: nil),
+            help: "How many asks to time at each size (default 300)."),
+        CommandOption(
+            "--scale", value: .wholeNumber(placeholder: "N", minimum: 1, maximum: nil),
+            help: "How many copies make the larger library (default 8; 1 skips it)."),
+        CommandOption(
+            "--startups", value: .wholeNumber(placeholder: "N", minimum: 1, maximum: nil),
+            help: "How many times to time start-up at each size; the median is printed (default 3)."),
+        CommandOption(
+            "--hostile",
+            help: "Also time loading hostile input at two sizes and print the ratio (about 2 when linear, 4 when "
+                + "quadratic): a body of 25,000 then 50,000 unclosed placeholders, and one snippet file 300 then 600 "
+                + "folders deep, and a JSON message holding the number 0.000…01 with 200,000 then 400,000 zeros."),
+    ])
     public static let help = """
-        Usage: snippets-lsp bench [--library PATH]... [--searches N] [--asks N] [--scale N] [--startups N] [--hostile]
+        \(CommandOptions.usage("bench", [options]))
 
         Loads and indexes the libraries, then runs N searches (default 1000) drawn deterministically from the
         library's own triggers (prefixes of them, as typed) and title words, each in the language of the snippet
@@ -24,16 +46,7 @@ public enum BenchCommand: SnippetsCommand {
         Build with `swift build -c release` first: debug builds are many times slower.
 
         Options:
-          --library PATH   A snippet file or folder (repeatable). Default: the corpora under
-                           ../shared/corpora (friendly-snippets, vim-snippets, personal) when that folder exists.
-          --searches N     How many searches to time (default 1000).
-          --asks N         How many asks to time at each size (default 300).
-          --scale N        How many copies make the larger library (default 8; 1 skips it).
-          --startups N     How many times to time start-up at each size; the median is printed (default 3).
-          --hostile        Also time loading hostile input at two sizes and print the ratio (about 2 when linear,
-                           4 when quadratic): a body of 25,000 then 50,000 unclosed placeholders, and one snippet
-                           file 300 then 600 folders deep, and a JSON message holding the number 0.000…01
-                           with 200,000 then 400,000 zeros.
+        \(options.helpText())
         """
 
     /// The corpora used when no `--library` is given, relative to the current directory.
@@ -46,17 +59,17 @@ public enum BenchCommand: SnippetsCommand {
         let scale: Int
         let startUps: Int
         do {
-            arguments = try ParsedArguments(context.arguments, options: ["--library", "--searches", "--asks", "--scale", "--startups"], flags: ["--hostile"])
-            searchCount = try arguments.positiveInteger("--searches") ?? 1000
-            askCount = try arguments.positiveInteger("--asks") ?? 300
-            scale = try arguments.positiveInteger("--scale") ?? 8
-            startUps = try arguments.positiveInteger("--startups") ?? 3
+            arguments = try options.parse(context.arguments)
+            searchCount = try arguments.wholeNumber("--searches") ?? 1000
+            askCount = try arguments.wholeNumber("--asks") ?? 300
+            scale = try arguments.wholeNumber("--scale") ?? 8
+            startUps = try arguments.wholeNumber("--startups") ?? 3
             if !arguments.positionals.isEmpty { throw ArgumentError.tooManyArguments(arguments.positionals) }
         } catch {
             context.printError("snippets-lsp bench: \(error)")
             return 2
         }
-        var paths = arguments.values("--library")
+        var paths = arguments.values(LibraryOptions.library.name)
         if paths.isEmpty {
             guard FileManager.default.fileExists(atPath: "../shared/corpora") else {
                 context.printError("snippets-lsp bench: no --library given and ../shared/corpora does not exist here")

@@ -5,8 +5,33 @@ import SnippetsCore
 public enum CheckCommand: SnippetsCommand {
     public static let name = "check"
     public static let summary = "Load the snippet library and report every problem in it"
+    public static let options = LibraryOptions.options + CommandOptions([
+        CommandOption(
+            "--client", value: .text(placeholder: "NAME"),
+            help: "Instead of the problems, list what each snippet loses in that editor compared with VS Code, and "
+                + "why, then how many snippets lose something, counted by kind. NAME is one of: "
+                + KnownClient.checkableEngines.map(\.name).joined(separator: ", ") + ". "
+                + "What is counted: a tabstop with no stop to jump to (plain: no snippets at all), a choice offered "
+                + "only as its first option, as a placeholder (Emacs: yasnippet has no choices; Helix and Neovim would "
+                + "insert a choice empty, Helix with no menu; an editor the server does not know, generic), a body "
+                + "sent as plain text because yasnippet would run part of it as Emacs Lisp (generic: an editor the "
+                + "server does not know may hand snippets to yasnippet), a tabstop transform not applied while typing "
+                + "(Helix, Zed, Neovim, Emacs: the typed text is repeated unchanged), a placeholder nested in another "
+                + "that is not a stop of its own (Neovim), a clipboard or selection variable inserted empty (every "
+                + "editor but VS Code: the server resolves their variables and cannot see either). Other variables "
+                + "are resolved by the server, so nothing is lost there. Choices on $0 are literal text in every "
+                + "editor, as in VS Code (see the check problems). With --client the JSON also has client (name, "
+                + "snippets, snippetsLosingSomething, counts by kind, losses: path, uri, line, column, title, kind, "
+                + "message)."),
+        CommandOption(
+            "--json",
+            help: "Print one JSON object instead: layers (name, path, named, readOnly, revision), files (path, uri, "
+                + "format, snippet and problem counts), diagnostics (path, uri, line, column, severity, code, "
+                + "message), conflicts (trigger, languages, definitions with path, line, column, layer and title; the "
+                + "first one wins) and totals."),
+    ])
     public static let help = """
-        Usage: snippets-lsp check [--library PATH]... [--client NAME] [--json]
+        \(CommandOptions.usage("check", [options]))
 
         Loads the snippet library and prints, for each file, how many snippets it holds and every problem found in
         it as `file:line:col: severity: message` (line and column count from 1; columns count UTF-8 bytes, as
@@ -22,32 +47,7 @@ public enum CheckCommand: SnippetsCommand {
         higher priority, then the one read first). The same body under different triggers or titles is a hint.
 
         Options:
-          --library PATH   A snippet file or directory, or NAME=PATH; repeat for several, in precedence
-                           order. Without it: the paths in
-                           SNIPPETS_LIBRARY (separated by ':'), else $XDG_CONFIG_HOME/snippets
-                           (~/.config/snippets).
-          --json           Print one JSON object instead: layers (name, path, named, readOnly, revision), files
-                           (path, uri, format, snippet and problem counts), diagnostics (path, uri, line,
-                           column, severity, code, message), conflicts (trigger, languages, definitions
-                           with path, line, column, layer and title; the first one wins) and totals.
-          --client NAME    Instead of the problems, list what each snippet loses in that editor compared with
-                           VS Code, and why, then how many snippets lose something, counted by kind. NAME is
-                           one of: \(KnownClient.checkableEngines.map(\.name).joined(separator: ", ")).
-                           What is counted: a tabstop with no stop to jump to (plain: no snippets at all), a
-                           choice offered only as its first option, as a placeholder (Emacs: yasnippet has
-                           no choices; Helix and Neovim would insert a choice empty, Helix with no menu; an
-                           editor the server does not know, generic), a body sent as plain text because
-                           yasnippet would run part of it as Emacs Lisp (generic: an editor the server does
-                           not know may hand snippets to yasnippet), a
-                           tabstop transform not applied while typing (Helix, Zed, Neovim, Emacs: the typed
-                           text is repeated unchanged), a placeholder nested in another that is not a stop of
-                           its own (Neovim), a clipboard or selection variable inserted empty (every editor
-                           but VS Code: the server resolves their variables and cannot see either). Other
-                           variables are resolved by the server, so nothing is lost there. Choices on $0 are
-                           literal text in every editor, as in VS Code (see the check problems).
-                           With --client the JSON also has client (name, snippets, snippetsLosingSomething,
-                           counts by kind, losses: path, uri, line, column, title, kind, message).
-          -h, --help       Show this help.
+        \(options.helpText())
 
         Exit status: 0 when no file has an error (warnings and notes are fine), 1 when some file or library path
         has an error, 2 for a usage error.
@@ -56,7 +56,7 @@ public enum CheckCommand: SnippetsCommand {
     public static func run(_ context: CommandContext) async -> Int32 {
         let arguments: ParsedArguments
         do {
-            arguments = try ParsedArguments(context.arguments, options: ["--library", "--client"], flags: ["--json"])
+            arguments = try options.parse(context.arguments)
             if !arguments.positionals.isEmpty { throw ArgumentError.tooManyArguments(arguments.positionals) }
         } catch {
             context.printError("snippets-lsp check: \(error)\n\n\(help)")
@@ -71,7 +71,7 @@ public enum CheckCommand: SnippetsCommand {
             }
             engine = named
         }
-        let paths = LibraryPaths.resolve(flags: arguments.values("--library"), environment: context.environment)
+        let paths = LibraryOptions.paths(from: arguments, environment: context.environment)
         let library = paths.load()
         let learned = LearnedWordsStore.load(paths: paths.paths, library: library)
         var report = CheckReport(library: library, paths: paths, learnedWordsDiagnostics: learned.diagnostics)

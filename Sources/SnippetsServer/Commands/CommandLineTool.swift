@@ -42,6 +42,8 @@ public protocol SnippetsCommand: Sendable {
     static var name: String { get }
     /// One line for the top-level help.
     static var summary: String { get }
+    /// Every option it takes, declared once: parsing, `--help` and the errors come from here.
+    static var options: CommandOptions { get }
     /// The full `--help` text.
     static var help: String { get }
     /// Runs the command and returns the exit status.
@@ -101,7 +103,7 @@ public enum CommandLineTool {
             return 2
         }
         let context = CommandContext(arguments: arguments, environment: environment, output: output)
-        if arguments.contains("--help") || arguments.contains("-h") {
+        if command.options.asksForHelp(arguments) {
             output.standardOutput(command.help + "\n")
             return 0
         }

@@ -7,8 +7,17 @@ import SnippetsModelClient
 public enum DoctorCommand: SnippetsCommand {
     public static let name = "doctor"
     public static let summary = "Show which library, model and settings the server uses, and what is wrong"
+    /// `doctor`'s own options; the model's follow them.
+    static let ownOptions = LibraryOptions.options + CommandOptions([
+        CommandOption(
+            "--settings", value: .text(placeholder: "JSON"),
+            help: "The settings the editor sends (`initializationOptions`, bare or under `snippets`), as a JSON object "
+                + "or @FILE to read it from a file. Its `libraries` and `model` win, as in the server."),
+        CommandOption("--json", help: "Print one JSON object instead (keys sorted)."),
+    ])
+    public static let options = ownOptions + ModelOptions.options
     public static let help = """
-        Usage: snippets-lsp doctor [--library PATH]... [--settings JSON] [--model-url URL ...] [--json]
+        \(CommandOptions.usage("doctor", [ownOptions, ModelOptions.options]))
 
         Prints what the language server would use if an editor started it the same way, and every problem found:
           - the library paths, where each came from (--library, SNIPPETS_LIBRARY, the default directory or the
@@ -21,12 +30,7 @@ public enum DoctorCommand: SnippetsCommand {
             settings one by one) and the trigger characters the server advertises.
 
         Options:
-          --library PATH   A snippet file or directory, as given to `serve`; repeat for several.
-          --settings JSON  The settings the editor sends (`initializationOptions`, bare or under `snippets`), as a
-                           JSON object or @FILE to read it from a file. Its `libraries` and `model` win, as in
-                           the server.
-          --json           Print one JSON object instead (keys sorted).
-          -h, --help       Show this help.
+        \(ownOptions.helpText())
 
         The language model, as `serve` takes it (the `model` setting overrides these):
         \(ModelOptions.help)
@@ -41,8 +45,7 @@ public enum DoctorCommand: SnippetsCommand {
         let commandLineRole: ModelRoleSetting
         var settingsJSON: JSONValue?
         do {
-            arguments = try ParsedArguments(
-                context.arguments, options: ModelOptions.names.union(["--library", "--settings"]), flags: ["--json"])
+            arguments = try options.parse(context.arguments)
             if !arguments.positionals.isEmpty { throw ArgumentError.tooManyArguments(arguments.positionals) }
             commandLineModel = try ModelOptions.configuration(from: arguments)
             commandLineRole = try ModelOptions.role(from: arguments)
@@ -54,7 +57,7 @@ public enum DoctorCommand: SnippetsCommand {
             return 2
         }
         let report = await DoctorReport.make(
-            libraryFlags: arguments.values("--library"), settingsJSON: settingsJSON, commandLineModel: commandLineModel,
+            libraryFlags: arguments.values(LibraryOptions.library.name), settingsJSON: settingsJSON, commandLineModel: commandLineModel,
             commandLineRole: commandLineRole, environment: context.environment)
         if arguments.has("--json") { context.printJSON(report.json()) } else { context.print(report.text()) }
         return report.problems.isEmpty ? 0 : 1

@@ -6,8 +6,14 @@ import SnippetsModelClient
 public enum EvalCommand: SnippetsCommand {
     public static let name = "eval"
     public static let summary = "Run a probe battery through ask and report grounding measures"
+    /// `eval`'s own options; the model's follow them.
+    static let ownOptions = CommandOptions([
+        CommandOption(
+            "--json", help: "Print one JSON object instead: probes, measures (per kind and overall), invariantsHold."),
+    ])
+    public static let options = ownOptions + ModelOptions.options
     public static let help = """
-        Usage: snippets-lsp eval BATTERY [--json] [--model-url URL ...]
+        \(CommandOptions.usage("eval", arguments: "BATTERY", [ownOptions, ModelOptions.options]))
 
         Runs every probe of BATTERY (a JSON file: `library`, a path relative to the battery file, and `probes`,
         each with `id`, `kind`, `question`, `expect` and optional `forbid`) through the same pipeline as `ask`, then
@@ -19,8 +25,7 @@ public enum EvalCommand: SnippetsCommand {
         expect nothing), substantive rate (on probes that expect something) and fallback rate.
 
         Options:
-          --json       Print one JSON object instead: probes, measures (per kind and overall), invariantsHold.
-          -h, --help   Show this help.
+        \(ownOptions.helpText())
 
         With a language model (the same invariants must hold whatever it says):
         \(ModelOptions.help)
@@ -38,7 +43,7 @@ public enum EvalCommand: SnippetsCommand {
         let modelConfiguration: ModelConfiguration?
         let roleSetting: ModelRoleSetting
         do {
-            arguments = try ParsedArguments(context.arguments, options: ModelOptions.names, flags: ["--json"])
+            arguments = try options.parse(context.arguments)
             modelConfiguration = try ModelOptions.configuration(from: arguments)
             roleSetting = try ModelOptions.role(from: arguments)
             guard let _ = arguments.positionals.first else { throw ArgumentError.missingArgument("BATTERY") }

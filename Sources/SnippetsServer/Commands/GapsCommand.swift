@@ -5,8 +5,12 @@ import SnippetsCore
 public enum GapsCommand: SnippetsCommand {
     public static let name = "gaps"
     public static let summary = "List the questions ask could not answer (snippets you have not written yet)"
+    public static let options = CommandOptions([
+        CommandOption("--json", help: "Print the gaps as JSON: {\"gaps\": [{\"question\", \"count\", \"lastAsked\"}]}."),
+        CommandOption("--clear", help: "Empty the log."),
+    ])
     public static let help = """
-        Usage: snippets-lsp gaps [--json] [--clear]
+        \(CommandOptions.usage("gaps", [options]))
 
         Every question answered with noMatch (in an editor or with `snippets-lsp ask`) is counted in a local log,
         $XDG_STATE_HOME/snippets-lsp/gaps.json (by default ~/.local/state/snippets-lsp/gaps.json). It stays on
@@ -14,15 +18,13 @@ public enum GapsCommand: SnippetsCommand {
         setting `learning: false`, `--no-learning`) nothing is logged.
 
         Options:
-          --json       Print the gaps as JSON: {"gaps": [{"question", "count", "lastAsked"}]}.
-          --clear      Empty the log.
-          -h, --help   Show this help.
+        \(options.helpText())
         """
 
     public static func run(_ context: CommandContext) async -> Int32 {
         let arguments: ParsedArguments
         do {
-            arguments = try ParsedArguments(context.arguments, options: [], flags: ["--json", "--clear"])
+            arguments = try options.parse(context.arguments)
             guard arguments.positionals.isEmpty else { throw ArgumentError.tooManyArguments(arguments.positionals) }
         } catch {
             context.printError("snippets-lsp gaps: \(error)\n\n\(help)")

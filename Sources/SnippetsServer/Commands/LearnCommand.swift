@@ -5,6 +5,14 @@ import SnippetsCore
 public enum LearnCommand: SnippetsCommand {
     public static let name = "learn"
     public static let summary = "Teach ask that a question's words mean a snippet (or --forget them)"
+    public static let options = CommandOptions([
+        CommandOption(
+            "--snippet", value: .text(placeholder: "ID_OR_TITLE"),
+            help: "The snippet: its identifier (as in `ask --json`), or its exact title."),
+        LibraryOptions.library,
+        CommandOption("--forget", help: "Remove learned words (see above)."),
+        CommandOption("--json", help: "Print what was done as JSON."),
+    ])
     public static let help = """
         Usage: snippets-lsp learn QUESTION --snippet ID_OR_TITLE [--library PATH]...
                snippets-lsp learn --forget [QUESTION] [--snippet ID_OR_TITLE] [--library PATH]...
@@ -21,12 +29,7 @@ public enum LearnCommand: SnippetsCommand {
         Learned-words files in read-only layers are left as they are, and named when they hold such words.
 
         Options:
-          --snippet ID_OR_TITLE  The snippet: its identifier (as in `ask --json`), or its exact title.
-          --library PATH         A snippet file or directory; repeat for several. Without it: the paths in
-                                 SNIPPETS_LIBRARY (separated by ':'), else $XDG_CONFIG_HOME/snippets.
-          --forget               Remove learned words (see above).
-          --json                 Print what was done as JSON.
-          -h, --help             Show this help.
+        \(options.helpText())
 
         Exit status: 0 when done (also when there was nothing new to learn), 1 when refused (unknown or ambiguous
         snippet, a snippet outside the library folders, an unreadable learned-words file), 2 for a usage error.
@@ -35,7 +38,7 @@ public enum LearnCommand: SnippetsCommand {
     public static func run(_ context: CommandContext) async -> Int32 {
         let arguments: ParsedArguments
         do {
-            arguments = try ParsedArguments(context.arguments, options: ["--library", "--snippet"], flags: ["--forget", "--json"])
+            arguments = try options.parse(context.arguments)
         } catch {
             context.printError("snippets-lsp learn: \(error)\n\n\(help)")
             return 2
@@ -51,7 +54,7 @@ public enum LearnCommand: SnippetsCommand {
             context.printError("snippets-lsp learn: --forget needs a QUESTION, a --snippet, or both\n\n\(help)")
             return 2
         }
-        let layers = LibraryPaths.resolve(flags: arguments.values("--library"), environment: context.environment).layers
+        let layers = LibraryOptions.paths(from: arguments, environment: context.environment).layers
         let paths = layers.map(\.path)
         let library = LayerLoading.load(layers: layers)
         let mayWrite = LayerLoading.learnedWordsWriteCheck(layers)

@@ -4,23 +4,41 @@ import SnippetsModelClient
 
 /// The command-line options that put a language model behind `ask`, `eval` and `serve`.
 public enum ModelOptions {
-    /// Options that take a value.
-    public static let names: Set<String> = [
-        "--model-url", "--model", "--model-key-env", "--model-timeout", "--model-candidates", "--model-role",
-    ]
+    /// The options, declared once for `ask`, `eval`, `doctor` and `serve`.
+    public static let options = CommandOptions(
+        [
+            CommandOption(
+                "--model-url", value: .text(placeholder: "URL"),
+                help: "Ask an OpenAI-compatible server (llama-server, Ollama, vLLM, LM Studio) at URL, e.g. "
+                    + "http://127.0.0.1:8080 or http://localhost:11434/v1. Without it: no model."),
+            CommandOption(
+                "--model", value: .text(placeholder: "NAME"),
+                help: "The model name to request (llama-server needs none; Ollama e.g. llama3.2)."),
+            CommandOption(
+                "--model-key-env", value: .text(placeholder: "VAR"),
+                help: "Send the API key held in environment variable VAR (never the key itself here)."),
+            CommandOption(
+                "--model-timeout", value: .text(placeholder: "SECS"),
+                help: "Seconds one model call may take before falling back (default 30)."),
+            CommandOption(
+                "--model-candidates",
+                value: .wholeNumber(
+                    placeholder: "N", minimum: ModelConfiguration.candidateRange.lowerBound,
+                    maximum: ModelConfiguration.candidateRange.upperBound),
+                help: "How many snippets the model is shown (1 to 50, default 8)."),
+            CommandOption(
+                "--model-role", value: .text(placeholder: "ROLE"),
+                help: "auto (default: the role measured on your library, advisory until measured), trusted (its "
+                    + "\"none fits\" and its checked picks stand), advisory (it adds search words; its pick stands only "
+                    + "where the deterministic picker abstains) or ignored."),
+        ],
+        usageSummary: "[--model-url URL ...]")
+
+    /// The options' names.
+    public static var names: Set<String> { Set(options.options.map(\.name)) }
 
     /// The options as `--help` lists them.
-    public static let help = """
-          --model-url URL         Ask an OpenAI-compatible server (llama-server, Ollama, vLLM, LM Studio) at URL,
-                                  e.g. http://127.0.0.1:8080 or http://localhost:11434/v1. Without it: no model.
-          --model NAME            The model name to request (llama-server needs none; Ollama e.g. llama3.2).
-          --model-key-env VAR     Send the API key held in environment variable VAR (never the key itself here).
-          --model-timeout SECS    Seconds one model call may take before falling back (default 30).
-          --model-candidates N    How many snippets the model is shown (1 to 50, default 8).
-          --model-role ROLE       auto (default: the role measured on your library, advisory until measured),
-                                  trusted (its "none fits" and its checked picks stand), advisory (it adds search
-                                  words; its pick stands only where the deterministic picker abstains) or ignored.
-        """
+    public static var help: String { options.helpText() }
 
     /// The model configuration the options describe, or nil without `--model-url`.
     public static func configuration(from arguments: ParsedArguments) throws(ArgumentError) -> ModelConfiguration? {
@@ -56,12 +74,7 @@ public enum ModelOptions {
             }
             configuration.timeoutSeconds = seconds
         }
-        if let count = arguments.value("--model-candidates") {
-            guard let number = Int(count), ModelConfiguration.candidateRange.contains(number) else {
-                throw .invalidValue("--model-candidates", count, "a whole number from 1 to 50")
-            }
-            configuration.candidates = number
-        }
+        if let number = try arguments.wholeNumber("--model-candidates") { configuration.candidates = number }
         return configuration
     }
 

@@ -5,21 +5,25 @@ import SnippetsCore
 public enum SearchCommand: SnippetsCommand {
     public static let name = "search"
     public static let summary = "Search the snippet library the way completion does"
+    public static let options = LibraryOptions.options + CommandOptions([
+        CommandOption(
+            "--language", value: .text(placeholder: "ID"),
+            help: "Only snippets for this language (and what it extends) plus global ones."),
+        CommandOption(
+            "--limit", value: .wholeNumber(placeholder: "N", minimum: 1, maximum: nil),
+            help: "At most N results (default 20)."),
+        CommandOption(
+            "--json", help: "A JSON array of {id, title, triggers, match, score, layer, location {uri, range}}."),
+    ])
     public static let help = """
-        Usage: snippets-lsp search QUERY [--library PATH]... [--language ID] [--limit N] [--json]
+        \(CommandOptions.usage("search", arguments: "QUERY", [options]))
 
         Ranks snippets for QUERY as the editor's completion does: exact trigger matches first, then trigger
         prefixes, then matches in titles and descriptions, then in bodies; rarer words weigh more. Several
         QUERY words are joined with spaces; the last word also matches as a prefix.
 
         Options:
-          --library PATH   A snippet file or folder, or NAME=PATH; repeat for several, in precedence order.
-                           Without it: the paths in
-                           SNIPPETS_LIBRARY (separated by ':'), else $XDG_CONFIG_HOME/snippets
-                           (~/.config/snippets).
-          --language ID    Only snippets for this language (and what it extends) plus global ones.
-          --limit N        At most N results (default 20).
-          --json           A JSON array of {id, title, triggers, match, score, layer, location {uri, range}}.
+        \(options.helpText())
 
         Each text result line: TRIGGERS  TITLE  (MATCH)  FILE:LINE  [LAYER], lines counted from 1; LAYER, the
         library layer it came from, is shown when there are several layers or one is named (--library NAME=PATH;
@@ -33,9 +37,8 @@ public enum SearchCommand: SnippetsCommand {
         let arguments: ParsedArguments
         let limit: Int
         do {
-            arguments = try ParsedArguments(
-                context.arguments, options: ["--library", "--language", "--limit"], flags: ["--json"])
-            limit = try arguments.positiveInteger("--limit") ?? 20
+            arguments = try options.parse(context.arguments)
+            limit = try arguments.wholeNumber("--limit") ?? 20
         } catch {
             context.printError("snippets-lsp search: \(error)")
             return 2
@@ -45,7 +48,7 @@ public enum SearchCommand: SnippetsCommand {
             return 2
         }
         let query = arguments.positionals.joined(separator: " ")
-        let paths = LibraryPaths.resolve(flags: arguments.values("--library"), environment: context.environment)
+        let paths = LibraryOptions.paths(from: arguments, environment: context.environment)
         let library = paths.load()
         // "No snippets match" is only said about a library that was searched.
         if let unsearchable = LibraryState.result(for: library) {

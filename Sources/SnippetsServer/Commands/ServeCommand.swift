@@ -6,21 +6,22 @@ import SnippetsModelClient
 public enum ServeCommand: SnippetsCommand {
     public static let name = "serve"
     public static let summary = "speak LSP on stdin/stdout (the default)"
+    /// `serve`'s own options; the model's follow them.
+    static let ownOptions = LibraryOptions.layered + CommandOptions([
+        CommandOption(
+            "--no-learning",
+            help: "Ignore learned words (.snippets-learned.json), refuse snippets.learn and keep no gap log, whatever "
+                + "the editor's `snippets.learning` setting says."),
+    ])
+    public static let options = ownOptions + ModelOptions.options
     public static let help = """
-        Usage: snippets-lsp [serve] [--library [NAME=]PATH]... [--read-only NAME]... [--no-learning] [--model-url URL ...]
+        \(CommandOptions.usage("[serve]", [ownOptions, ModelOptions.options]))
 
-        Speaks the Language Server Protocol on stdin/stdout. Logs go to stderr.
+        Speaks the Language Server Protocol on stdin/stdout. Logs go to stderr. The editor's `snippets.libraries`
+        setting overrides --library.
 
         Options:
-          --library PATH   a snippet file or directory; repeat for several, in precedence order (the first
-                           that defines a trigger wins). NAME=PATH names the layer (shown on completion
-                           items and citations); unnamed, it is named after its folder. The editor's
-                           `snippets.libraries` setting overrides these.
-          --read-only NAME the layer NAME is never written (a team checkout); repeat for several. Also
-                           $SNIPPETS_READ_ONLY (names separated by ':' or ',').
-          --no-learning    ignore learned words (.snippets-learned.json), refuse snippets.learn and keep no gap
-                           log, whatever the editor's `snippets.learning` setting says
-          --help           show this help
+        \(ownOptions.helpText())
 
         A language model behind snippets/ask (the editor's `snippets.model` setting overrides these):
         \(ModelOptions.help)
@@ -37,7 +38,7 @@ public enum ServeCommand: SnippetsCommand {
         let model: ModelConfiguration?
         let role: ModelRoleSetting
         do {
-            arguments = try ParsedArguments(context.arguments, options: ModelOptions.names.union(["--library", "--read-only"]), flags: ["--no-learning"])
+            arguments = try options.parse(context.arguments)
             model = try ModelOptions.configuration(from: arguments)
             role = try ModelOptions.role(from: arguments)
         } catch {
@@ -48,10 +49,10 @@ public enum ServeCommand: SnippetsCommand {
             context.printError("snippets-lsp serve: \(ArgumentError.tooManyArguments(arguments.positionals))")
             return 2
         }
-        let readOnly = arguments.values("--read-only")
-        var configuration = configuration(libraryFlags: arguments.values("--library"), readOnly: readOnly, context: context)
-        let unknown = LibraryPaths.resolve(flags: arguments.values("--library"), environment: context.environment)
-            .unknownLayerNames(readOnly)
+        let readOnly = arguments.values(LibraryOptions.readOnly.name)
+        var configuration = configuration(
+            libraryFlags: arguments.values(LibraryOptions.library.name), readOnly: readOnly, context: context)
+        let unknown = LibraryOptions.paths(from: arguments, environment: context.environment).unknownLayerNames(readOnly)
         for name in unknown {
             context.printError("snippets-lsp serve: --read-only \(name) names no library layer (give it as --library \(name)=PATH)")
         }
