@@ -162,74 +162,6 @@ public enum BenchCommand: SnippetsCommand {
         return 0
     }
 
-    /// Start-up as the server goes through it (`LanguageServer.scheduleReload`): read and parse the snippet files,
-    /// index them, and answer a first search, which is when the library is in service; then annotate the library
-    /// (layer revisions, conflicts) and swap it in under the same index.
-    struct StartUp {
-        var library: SnippetLibrary
-        var index: TokenIndex
-        var figures: Figures
-
-        /// Wall-clock and CPU nanoseconds from the start to the end of each step.
-        struct Figures {
-            var read: (wall: UInt64, cpu: UInt64)
-            var indexed: (wall: UInt64, cpu: UInt64)
-            var firstSearch: (wall: UInt64, cpu: UInt64)
-            var annotated: (wall: UInt64, cpu: UInt64)
-
-            var lines: [String] {
-                func timing(_ step: (wall: UInt64, cpu: UInt64)) -> String { "\(milliseconds(step.wall)) ms (CPU \(milliseconds(step.cpu)) ms)" }
-                func difference(_ to: (wall: UInt64, cpu: UInt64), _ from: (wall: UInt64, cpu: UInt64)) -> (wall: UInt64, cpu: UInt64) {
-                    (to.wall - from.wall, to.cpu - from.cpu)
-                }
-                return [
-                    "start-up:        \(timing(firstSearch)) to a first search: read and parse \(timing(read)), "
-                        + "index \(timing(difference(indexed, read)))",
-                    "then annotation: \(timing(difference(annotated, firstSearch))) (layer revisions and conflicts, while the library serves)",
-                ]
-            }
-        }
-
-        static func measure(_ paths: LibraryPaths) -> StartUp {
-            let wallStart = DispatchTime.now().uptimeNanoseconds
-            let cpuStart = processCPUNanoseconds()
-            func now() -> (wall: UInt64, cpu: UInt64) {
-                (DispatchTime.now().uptimeNanoseconds - wallStart, processCPUNanoseconds() - cpuStart)
-            }
-            let snippets = LibraryLoader(fileSystem: DiskFileSystem()).load(layers: paths.layers)
-            let read = now()
-            let firstIndex = TokenIndex(library: snippets)
-            let indexed = now()
-            let query = snippets.snippets.first?.triggers.first ?? snippets.snippets.first?.title ?? ""
-            _ = firstIndex.search(query)
-            let firstSearch = now()
-            let library = LayerLoading.annotating(snippets)
-            let index = firstIndex.serving(library) ?? TokenIndex(library: library)
-            let annotated = now()
-            return StartUp(
-                library: library, index: index,
-                figures: Figures(read: read, indexed: indexed, firstSearch: firstSearch, annotated: annotated))
-        }
-
-        /// Start-up measured `count` times (each library let go before the next is read), and the lines to print:
-        /// the run with the median time to a first search, and the range over all runs. The last run is returned.
-        static func repeated(_ count: Int, _ paths: LibraryPaths) -> (StartUp, [String]) {
-            var runs: [Figures] = []
-            var last: StartUp?
-            for _ in 0..<count {
-                last = nil
-                last = StartUp.measure(paths)
-                runs.append(last!.figures)
-            }
-            let sorted = runs.sorted { $0.firstSearch.wall < $1.firstSearch.wall }
-            var lines = sorted[(sorted.count - 1) / 2].lines
-            if count > 1 {
-                lines[0] += "; median of \(count), range \(milliseconds(sorted.first!.firstSearch.wall))–\(milliseconds(sorted.last!.firstSearch.wall)) ms"
-            }
-            return (last!, lines)
-        }
-    }
-
     /// The time to compute the ask facts of `library`, and the time of each ask of `questions` without a model.
     private static func askTimings(
         library: SnippetLibrary, index: TokenIndex, questions: [String]
@@ -259,97 +191,15 @@ public enum BenchCommand: SnippetsCommand {
         return sorted[max(0, min(sorted.count - 1, Int((p * Double(sorted.count)).rounded(.up)) - 1))]
     }
 
-    /// Conflict detection on the library and on the library twice (a second layer copying every file with its
-    /// triggers and bodies renamed, so the copy has as many conflicts of its own and none with the original): the
-    /// ratio of the two times shows how it grows (2 means linear).
-    static func conflictScaling(_ library: SnippetLibrary) -> String {
-        var copies = library.files
-        for index in copies.indices {
-            copies[index].uri += "#copy"
-            copies[index].layer = "copy"
-            for snippet in copies[index].snippets.indices {
-                copies[index].snippets[snippet].location.uri += "#copy"
-                copies[index].snippets[snippet].layer = "copy"
-                copies[index].snippets[snippet].triggers = copies[index].snippets[snippet].triggers.map { $0 + "\u{2032}" }
-                copies[index].snippets[snippet].body += "\u{2032}"
-            }
-        }
-        var doubled = SnippetLibrary(files: library.files + copies)
-        doubled.layers = library.layers + [LibraryLayer(path: "/copy", name: "copy")]
-        func measure(_ library: SnippetLibrary) -> (nanoseconds: UInt64, found: Int) {
-            let start = processCPUNanoseconds()
-            let found = LibraryConflicts.diagnostics(in: library).count
-            return (processCPUNanoseconds() - start, found)
-        }
-        let single = measure(library)
-        let double = measure(doubled)
-        let ratio = Double(double.nanoseconds) / Double(max(single.nanoseconds, 1))
-        return "conflicts:       \(library.snippets.count) snippets \(milliseconds(single.nanoseconds)) ms CPU (\(single.found) diagnostics); "
-            + "\(doubled.snippets.count) snippets \(milliseconds(double.nanoseconds)) ms CPU (\(double.found)); ratio \(String(format: "%.2f", ratio)) for 2x the snippets"
-    }
-
-    /// Loading a library of one file at the bottom of a chain of folders, at two depths, in CPU time, on the real
-    /// file system (a temporary folder, removed after): about 2 when the walk is linear in depth.
-    static func deepTreeFigures(depth: Int = 300) -> String {
-        let root = NSTemporaryDirectory() + "snippets-bench-deep-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        func cpu(_ levels: Int) -> UInt64 {
-            let top = root + "/\(levels)"
-            let bottom = top + String(repeating: "/d", count: levels)
-            try? FileManager.default.createDirectory(atPath: bottom, withIntermediateDirectories: true)
-            try? #"{"a": {"prefix": "a", "body": "b"}}"#.write(toFile: bottom + "/a.code-snippets", atomically: false, encoding: .utf8)
-            let start = processCPUNanoseconds()
-            _ = LibraryLoader(fileSystem: DiskFileSystem()).load(paths: [top])
-            return processCPUNanoseconds() - start
-        }
-        let shallow = cpu(depth)
-        let deep = cpu(depth * 2)
-        return "depth \(depth) CPU \(milliseconds(shallow)) ms, depth \(depth * 2) CPU \(milliseconds(deep)) ms, "
-            + "ratio \(String(format: "%.2f", Double(deep) / Double(max(shallow, 1)))) (linear: about 2)"
-    }
-
-    /// Loading a file whose body is one unclosed `${1:` after another (and the same with a non-ASCII letter in
-    /// each), at two sizes, in CPU time: the ratio is about 2 when loading is linear in bytes, 4 when quadratic.
-    static func hostileBodyFigures(units: Int = 25_000) -> String {
-        func cpu(_ repeats: Int) -> UInt64 {
-            let body = String(repeating: "${1:", count: repeats / 2) + String(repeating: "é${1:", count: repeats / 2)
-            let text = "{\"x\": {\"prefix\": \"x\", \"body\": \"\(body)\"}}"
-            let loader = LibraryLoader(fileSystem: InMemoryFileSystem(files: ["/bench/hostile.code-snippets": text]))
-            let start = processCPUNanoseconds()
-            _ = loader.load(paths: ["/bench"])
-            return processCPUNanoseconds() - start
-        }
-        let small = cpu(units)
-        let large = cpu(units * 2)
-        let ratio = Double(large) / Double(max(small, 1))
-        return "\(units / 1000)k constructs CPU \(milliseconds(small)) ms, \(units * 2 / 1000)k CPU \(milliseconds(large)) ms, "
-            + "ratio \(String(format: "%.2f", ratio)) (linear: about 2)"
-    }
-
-    /// Reading a JSON-RPC message whose id is `0.000…01` at two lengths, in CPU time: about 2 when the reader is
-    /// linear in bytes, 4 when quadratic (as it was when leading zeros were stripped one at a time).
-    static func longNumberFigures(zeros: Int = 200_000) -> String {
-        func cpu(_ count: Int) -> UInt64 {
-            let message = Array(("{\"jsonrpc\":\"2.0\",\"method\":\"$/cancelRequest\",\"params\":{\"id\":0." + String(repeating: "0", count: count) + "1}}").utf8)
-            let start = processCPUNanoseconds()
-            _ = try? JSONValue.parse(message)
-            return processCPUNanoseconds() - start
-        }
-        let small = cpu(zeros)
-        let large = cpu(zeros * 2)
-        return "\(zeros / 1000)k zeros CPU \(milliseconds(small)) ms, \(zeros * 2 / 1000)k CPU \(milliseconds(large)) ms, "
-            + "ratio \(String(format: "%.2f", Double(large) / Double(max(small, 1)))) (linear: about 2)"
-    }
-
     /// CPU time used by the whole process so far: unlike wall time, it does not grow when other work shares the
     /// machine.
-    private static func processCPUNanoseconds() -> UInt64 {
+    static func processCPUNanoseconds() -> UInt64 {
         var time = timespec()
         guard clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time) == 0 else { return 0 }
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
-    private static func milliseconds(_ nanoseconds: UInt64) -> String {
+    static func milliseconds(_ nanoseconds: UInt64) -> String {
         String(format: "%.1f", Double(nanoseconds) / 1_000_000)
     }
 
@@ -369,55 +219,5 @@ public enum BenchCommand: SnippetsCommand {
             let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
         else { return "unavailable (no /proc/self/status)" }
         return String(format: "%.1f MB (VmHWM)", kilobytes / 1024)
-    }
-}
-
-/// The benchmark's queries: drawn from the library with a fixed-seed generator so every run searches the same.
-enum BenchQueries {
-    struct Query {
-        var text: String
-        var language: String?
-    }
-
-    /// Questions a person might ask, made from random titles of the library (some words left out, some added),
-    /// with a fixed seed.
-    static func questions(from library: SnippetLibrary, count: Int) -> [String] {
-        var state: UInt64 = 0x2545_F491_4F6C_DD1D
-        func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(max(bound, 1)))
-        }
-        let openings = ["how do I", "where is my", "what do I send for", "is there a snippet for", "show me the"]
-        let snippets = library.snippets
-        guard !snippets.isEmpty else { return [] }
-        return (0..<count).map { _ in
-            var words = snippets[next(snippets.count)].title.lowercased().split(separator: " ").map(String.init)
-            if words.count > 2 { words.remove(at: next(words.count)) }
-            return openings[next(openings.count)] + " " + words.joined(separator: " ") + "?"
-        }
-    }
-
-    static func make(from library: SnippetLibrary, count: Int) -> [Query] {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(max(bound, 1)))
-        }
-        let snippets = library.snippets
-        var queries: [Query] = []
-        queries.reserveCapacity(count)
-        while queries.count < count {
-            let snippet = snippets[next(snippets.count)]
-            let language = snippet.scopes.first
-            if queries.count % 2 == 0, let trigger = snippet.triggers.first, !trigger.isEmpty {
-                let length = 1 + next(trigger.count)
-                queries.append(Query(text: String(trigger.prefix(length)), language: language))
-            } else {
-                let words = Tokenizer.tokens(in: snippet.title)
-                guard !words.isEmpty else { continue }
-                queries.append(Query(text: words[next(words.count)], language: language))
-            }
-        }
-        return queries
     }
 }

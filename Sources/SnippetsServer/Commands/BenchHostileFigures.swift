@@ -1,0 +1,88 @@
+import Foundation
+import SnippetsCore
+
+/// How loading grows with input size: conflict detection always, and `--hostile` input at two sizes, each as a ratio
+/// of the two times.
+extension BenchCommand {
+    /// Conflict detection on the library and on the library twice (a second layer copying every file with its
+    /// triggers and bodies renamed, so the copy has as many conflicts of its own and none with the original): the
+    /// ratio of the two times shows how it grows (2 means linear).
+    static func conflictScaling(_ library: SnippetLibrary) -> String {
+        var copies = library.files
+        for index in copies.indices {
+            copies[index].uri += "#copy"
+            copies[index].layer = "copy"
+            for snippet in copies[index].snippets.indices {
+                copies[index].snippets[snippet].location.uri += "#copy"
+                copies[index].snippets[snippet].layer = "copy"
+                copies[index].snippets[snippet].triggers = copies[index].snippets[snippet].triggers.map { $0 + "\u{2032}" }
+                copies[index].snippets[snippet].body += "\u{2032}"
+            }
+        }
+        var doubled = SnippetLibrary(files: library.files + copies)
+        doubled.layers = library.layers + [LibraryLayer(path: "/copy", name: "copy")]
+        func measure(_ library: SnippetLibrary) -> (nanoseconds: UInt64, found: Int) {
+            let start = processCPUNanoseconds()
+            let found = LibraryConflicts.diagnostics(in: library).count
+            return (processCPUNanoseconds() - start, found)
+        }
+        let single = measure(library)
+        let double = measure(doubled)
+        let ratio = Double(double.nanoseconds) / Double(max(single.nanoseconds, 1))
+        return "conflicts:       \(library.snippets.count) snippets \(milliseconds(single.nanoseconds)) ms CPU (\(single.found) diagnostics); "
+            + "\(doubled.snippets.count) snippets \(milliseconds(double.nanoseconds)) ms CPU (\(double.found)); ratio \(String(format: "%.2f", ratio)) for 2x the snippets"
+    }
+
+    /// Loading a library of one file at the bottom of a chain of folders, at two depths, in CPU time, on the real
+    /// file system (a temporary folder, removed after): about 2 when the walk is linear in depth.
+    static func deepTreeFigures(depth: Int = 300) -> String {
+        let root = NSTemporaryDirectory() + "snippets-bench-deep-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        func cpu(_ levels: Int) -> UInt64 {
+            let top = root + "/\(levels)"
+            let bottom = top + String(repeating: "/d", count: levels)
+            try? FileManager.default.createDirectory(atPath: bottom, withIntermediateDirectories: true)
+            try? #"{"a": {"prefix": "a", "body": "b"}}"#.write(toFile: bottom + "/a.code-snippets", atomically: false, encoding: .utf8)
+            let start = processCPUNanoseconds()
+            _ = LibraryLoader(fileSystem: DiskFileSystem()).load(paths: [top])
+            return processCPUNanoseconds() - start
+        }
+        let shallow = cpu(depth)
+        let deep = cpu(depth * 2)
+        return "depth \(depth) CPU \(milliseconds(shallow)) ms, depth \(depth * 2) CPU \(milliseconds(deep)) ms, "
+            + "ratio \(String(format: "%.2f", Double(deep) / Double(max(shallow, 1)))) (linear: about 2)"
+    }
+
+    /// Loading a file whose body is one unclosed `${1:` after another (and the same with a non-ASCII letter in
+    /// each), at two sizes, in CPU time: the ratio is about 2 when loading is linear in bytes, 4 when quadratic.
+    static func hostileBodyFigures(units: Int = 25_000) -> String {
+        func cpu(_ repeats: Int) -> UInt64 {
+            let body = String(repeating: "${1:", count: repeats / 2) + String(repeating: "é${1:", count: repeats / 2)
+            let text = "{\"x\": {\"prefix\": \"x\", \"body\": \"\(body)\"}}"
+            let loader = LibraryLoader(fileSystem: InMemoryFileSystem(files: ["/bench/hostile.code-snippets": text]))
+            let start = processCPUNanoseconds()
+            _ = loader.load(paths: ["/bench"])
+            return processCPUNanoseconds() - start
+        }
+        let small = cpu(units)
+        let large = cpu(units * 2)
+        let ratio = Double(large) / Double(max(small, 1))
+        return "\(units / 1000)k constructs CPU \(milliseconds(small)) ms, \(units * 2 / 1000)k CPU \(milliseconds(large)) ms, "
+            + "ratio \(String(format: "%.2f", ratio)) (linear: about 2)"
+    }
+
+    /// Reading a JSON-RPC message whose id is `0.000…01` at two lengths, in CPU time: about 2 when the reader is
+    /// linear in bytes, 4 when quadratic (as it was when leading zeros were stripped one at a time).
+    static func longNumberFigures(zeros: Int = 200_000) -> String {
+        func cpu(_ count: Int) -> UInt64 {
+            let message = Array(("{\"jsonrpc\":\"2.0\",\"method\":\"$/cancelRequest\",\"params\":{\"id\":0." + String(repeating: "0", count: count) + "1}}").utf8)
+            let start = processCPUNanoseconds()
+            _ = try? JSONValue.parse(message)
+            return processCPUNanoseconds() - start
+        }
+        let small = cpu(zeros)
+        let large = cpu(zeros * 2)
+        return "\(zeros / 1000)k zeros CPU \(milliseconds(small)) ms, \(zeros * 2 / 1000)k CPU \(milliseconds(large)) ms, "
+            + "ratio \(String(format: "%.2f", Double(large) / Double(max(small, 1)))) (linear: about 2)"
+    }
+}
