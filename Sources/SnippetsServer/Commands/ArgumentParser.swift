@@ -1,4 +1,4 @@
-/// A small argument reader shared by the commands: `--flag`, `--option VALUE`, `--option=VALUE`, repeated options
+/// The argument reader under `CommandOptions.parse`: `--flag`, `--option VALUE`, `--option=VALUE`, repeated options
 /// and positionals. Errors name the offending argument.
 public struct ParsedArguments: Sendable {
     public private(set) var positionals: [String] = []
@@ -51,15 +51,6 @@ public struct ParsedArguments: Sendable {
     /// Every value given for `name`, in order.
     public func values(_ name: String) -> [String] { options[name] ?? [] }
     public func has(_ flag: String) -> Bool { flags.contains(flag) }
-
-    /// The whole-number value of option `name` within `range`, or nil when it is absent; the error names the option.
-    public func integer(_ name: String, in range: ClosedRange<Int>) throws(ArgumentError) -> Int? {
-        guard let text = value(name) else { return nil }
-        guard let number = Int(text), range.contains(number) else {
-            throw .invalidValue(name, text, "a whole number from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return number
-    }
 
     /// The whole-number value of the declared option `name` (`CommandOption.Value.wholeNumber`), nil when absent;
     /// the error says the declared range.
