@@ -9,7 +9,7 @@ public enum FormatRegistry {
     /// Every format, in the order a file is offered to them: the first whose `recognize` takes a file reads it, so
     /// a format recognised by its place (UltiSnips' `UltiSnips/*.snippets`) comes before one that takes the same
     /// names anywhere (SnipMate's `*.snippets`).
-    public static let all: [SnippetFileFormat] = [.vscode, .snipMate]
+    public static let all: [SnippetFileFormat] = [.vscode, .ultiSnips, .snipMate]
 
     /// The entry for `format`; every `SnippetFormat` a context or file carries comes from one of `all`.
     public static func format(_ format: SnippetFormat) -> SnippetFileFormat {
@@ -142,6 +142,15 @@ struct SnippetFileReading {
 /// A header that replaces or removes snippets read before it (SnipMate's `snippet!` and `snippet!!`), resolved
 /// against earlier files by the loader.
 struct SnippetOverride: Sendable {
+    enum Kind: Sendable {
+        /// `snippet!` (with `snippetIndex`) or `snippet!!`: every earlier snippet with the trigger in the scopes.
+        case replace
+        /// UltiSnips' `clearsnippets`: the snippets of the same format, in any file and wherever they are, with the
+        /// trigger (every trigger when `trigger` is empty) in the scopes whose priority is at most `priority`.
+        case clear(priority: Int)
+    }
+
+    var kind: Kind = .replace
     /// Index of the overriding snippet in the file's snippets; nil for a removal, which adds nothing.
     var snippetIndex: Int?
     var trigger: String

@@ -364,12 +364,22 @@ public struct LibraryLoader: Sendable {
             var removed: [Int: Set<Int>] = [:]
             for (fileIndex, override) in overrides {
                 var victims: [(file: Int, snippet: Int)] = []
-                for candidateFile in 0...fileIndex where files[candidateFile].format == .snipmate {
+                let format = files[fileIndex].format
+                // `snippet!` looks back in load order; `clearsnippets` goes by priority alone, as UltiSnips does.
+                var candidates = 0...fileIndex
+                if case .clear = override.kind { candidates = 0...(files.count - 1) }
+                for candidateFile in candidates where files[candidateFile].format == format {
                     for (index, snippet) in files[candidateFile].snippets.enumerated() {
                         if candidateFile == fileIndex, let own = override.snippetIndex, index >= own { break }
-                        guard snippet.triggers == [override.trigger], snippet.scopes == override.scopes,
-                            !(removed[candidateFile]?.contains(index) ?? false)
+                        guard snippet.scopes == override.scopes, !(removed[candidateFile]?.contains(index) ?? false)
                         else { continue }
+                        switch override.kind {
+                        case .replace:
+                            guard snippet.triggers == [override.trigger] else { continue }
+                        case .clear(let priority):
+                            guard snippet.priority <= priority, override.trigger.isEmpty || snippet.triggers == [override.trigger]
+                            else { continue }
+                        }
                         victims.append((candidateFile, index))
                     }
                 }
@@ -378,12 +388,21 @@ public struct LibraryLoader: Sendable {
                     let line = files[victim.file].snippets[victim.snippet].location.range.start.line + 1
                     return victim.file == fileIndex ? "line \(line)" : "\(files[victim.file].path):\(line)"
                 }
-                let action = override.snippetIndex == nil ? "'snippet!!' removes" : "'snippet!' replaces"
                 let what = places.isEmpty ? "no earlier snippet" : "the earlier snippet(s) at " + places.joined(separator: ", ")
+                let code: String
+                let message: String
+                switch override.kind {
+                case .replace:
+                    let action = override.snippetIndex == nil ? "'snippet!!' removes" : "'snippet!' replaces"
+                    (code, message) = ("snippet-override", "\(action) \(what) with trigger '\(override.trigger)'")
+                case .clear(let priority):
+                    let which = override.trigger.isEmpty ? "" : " with trigger '\(override.trigger)'"
+                    let cleared = places.isEmpty ? "no snippet" : "the snippet(s) at " + places.joined(separator: ", ")
+                    (code, message) = ("ultisnips-clearsnippets", "'clearsnippets' removes \(cleared)\(which) (priority \(priority) or lower)")
+                }
                 files[fileIndex].diagnostics.append(
                     LibraryDiagnostic(
-                        uri: files[fileIndex].uri, position: override.position, severity: .note, code: "snippet-override",
-                        message: "\(action) \(what) with trigger '\(override.trigger)'"))
+                        uri: files[fileIndex].uri, position: override.position, severity: .note, code: code, message: message))
             }
             for (fileIndex, indices) in removed {
                 files[fileIndex].snippets = files[fileIndex].snippets.enumerated().filter { !indices.contains($0.offset) }.map(\.element)

@@ -49,7 +49,9 @@ enum SnipMateReader {
         var directories: [String] = []
         var directory = LibraryPath.parent(path)
         let normalizedRoot = LibraryPath.normalize(root)
-        while directory != normalizedRoot, LibraryPath.name(directory) != anchor, directory != "/", directory != "." {
+        // UltiSnips' folder is found in any case (a case-insensitive file system finds it so); SnipMate's exactly.
+        func isAnchor(_ name: String) -> Bool { format == .snipmate ? name == anchor : name.lowercased() == anchor.lowercased() }
+        while directory != normalizedRoot, !isAnchor(LibraryPath.name(directory)), directory != "/", directory != "." {
             directories.insert(LibraryPath.name(directory), at: 0)
             directory = LibraryPath.parent(directory)
         }

@@ -93,6 +93,8 @@ public struct Snippet: Identifiable, Hashable, Sendable {
     public var format: SnippetFormat
     /// The name of the library layer it was loaded from (see `LibraryLayer`); empty for snippets built by hand.
     public var layer: String = ""
+    /// Offered only where its trigger starts the line (after indentation): UltiSnips' `b` option.
+    public var isLineStartOnly: Bool = false
 
     public init(
         id: SnippetID,
