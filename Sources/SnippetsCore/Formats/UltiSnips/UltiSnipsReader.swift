@@ -250,7 +250,8 @@ enum UltiSnipsReader {
                     return (text, line.offset)
                 }
             }
-            let title = header.description.map(SnipMateReaderQuotes.strippingQuotes) ?? header.trigger
+            let description = header.description.map(SnipMateReaderQuotes.strippingQuotes).flatMap { $0.isEmpty ? nil : $0 }
+            let title = description ?? header.trigger
             guard bodyLines.contains(where: { !$0.text.isEmpty }) else {
                 if pendingPreExpand {
                     sink.add(.note, UltiSnipsCode.action, "snippet '\(title)' has no body of its own (its 'pre_expand' code makes one, and that code is not run), so it was not loaded", at: start)
@@ -294,7 +295,7 @@ enum UltiSnipsReader {
             let key = occurrence > 1 ? baseKey + "\u{1F}\(occurrence)" : baseKey
             var snippet = Snippet(
                 id: SnippetID(file: idSeed, key: key), title: title, triggers: triggers,
-                description: header.description.map(SnipMateReaderQuotes.strippingQuotes), body: converted.text,
+                description: description, body: converted.text,
                 scopes: scopes, priority: priority, location: SourceLocation(uri: uri, range: sink.range(range)),
                 format: .ultisnips)
             snippet.isLineStartOnly = options.contains("b")
