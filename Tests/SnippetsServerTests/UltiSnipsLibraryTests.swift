@@ -39,6 +39,12 @@ private let snippetCapabilities: JSONValue = ["textDocument": ["completion": ["c
         #expect(problems.isEmpty, "\(problems.prefix(5))")
         // Lines ending in CR LF (cs.snippets) are read as Python's text mode reads them: no CR in any body.
         #expect(!library.snippets.contains { $0.body.contains("\r") || $0.triggers.contains { $0.contains("\r") } })
+        // Every converted body is LSP text that reads back as the same tree, with no problem of the grammar.
+        for snippet in library.snippets {
+            let parsed = SnippetBody.parse(snippet.body)
+            #expect(parsed.problems.isEmpty, "\(snippet.title): \(parsed.problems)")
+            #expect(SnippetBody.parse(parsed.body.lspText()).body == parsed.body, "\(snippet.title)")
+        }
         // Every snippet's location starts at its header.
         let starts = library.snippets.prefix(200).map { snippet -> Bool in
             let text = (try? String(contentsOfFile: LibraryPath.path(fromFileURI: snippet.location.uri), encoding: .utf8)) ?? ""
