@@ -398,7 +398,7 @@ public struct LibraryLoader: Sendable {
                 case .clear(let priority):
                     let which = override.trigger.isEmpty ? "" : " with trigger '\(override.trigger)'"
                     let cleared = places.isEmpty ? "no snippet" : "the snippet(s) at " + places.joined(separator: ", ")
-                    (code, message) = ("ultisnips-clearsnippets", "'clearsnippets' removes \(cleared)\(which) (priority \(priority) or lower)")
+                    (code, message) = (UltiSnipsCode.clear, "'clearsnippets' removes \(cleared)\(which) (priority \(priority) or lower)")
                 }
                 files[fileIndex].diagnostics.append(
                     LibraryDiagnostic(
