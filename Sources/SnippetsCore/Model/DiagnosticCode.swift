@@ -95,6 +95,23 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable, C
     /// Two snippets with the same body.
     case duplicateBody = "duplicate-body"
 
+    // MARK: UltiSnips (`Formats/UltiSnips`, named there as `UltiSnipsCode`)
+
+    /// Python, Vim script or shell interpolation in a body: never run; says what stands in for it.
+    case ultiSnipsCode = "ultisnips-code"
+    /// `global !p … endglobal`: never run.
+    case ultiSnipsGlobal = "ultisnips-global"
+    /// `context`, `pre_expand`, `post_expand`, `post_jump`, `post_finish` and the `e` option's expression: never run.
+    case ultiSnipsAction = "ultisnips-action"
+    /// An option a language server cannot honour as UltiSnips does (`A`, `r` without a literal prefix, `t`, `s`).
+    case ultiSnipsOption = "ultisnips-option"
+    /// A transformation whose Python regular expression or format means something else in LSP: kept as text.
+    case ultiSnipsTransformation = "ultisnips-transformation"
+    /// `clearsnippets`: what it removed.
+    case ultiSnipsClear = "ultisnips-clearsnippets"
+    /// A `snippet` without its `endsnippet`.
+    case missingEndSnippet = "missing-endsnippet"
+
     // MARK: Learned words (`LearnedWords.load`)
 
     /// A learned-words file that is not valid JSON.

@@ -107,9 +107,15 @@ public struct CompletionBuilder: Sendable {
         var candidates: [Candidate] = []
         var seen: Set<SnippetID> = []
         var isIncomplete = false
+        // Whether the run starts its line (after indentation), for snippets offered only there (UltiSnips' `b`).
+        func startsLine(_ run: TypedPrefix.Run) -> Bool {
+            let lineStart = table.lineStarts[table.line(containingUTF8Offset: run.utf8Range.lowerBound)]
+            return table.slice(lineStart..<run.utf8Range.lowerBound).allSatisfy { $0 == " " || $0 == "\t" }
+        }
         func add(_ results: SearchResults, run: TypedPrefix.Run, onlyTriggers: Bool) {
             if results.isIncomplete && !onlyTriggers { isIncomplete = true }
             for hit in results.hits where !onlyTriggers || hit.match <= .triggerPrefix {
+                if library.library.snippet(withID: hit.snippetID)?.isLineStartOnly == true, !startsLine(run) { continue }
                 if seen.insert(hit.snippetID).inserted { candidates.append(Candidate(hit: hit, run: run)) }
             }
         }

@@ -1,0 +1,173 @@
+import Testing
+
+@testable import SnippetsCore
+
+/// UltiSnips files: recognised by folder or content, headers split as UltiSnips splits them, bodies converted to LSP
+/// syntax, code never run and every note at the place it is about.
+@Suite struct FormatsUltiSnipsTests {
+    static let python = """
+        priority -50
+        extends django
+
+        # A comment
+        snippet def "function definition" b
+        def ${1:name}(${2}):
+        \t${0:pass}
+        endsnippet
+
+        snippet "if(\\w+)" "regex if" r
+        if ${1:cond}:
+        endsnippet
+
+        snippet cls "class" bA
+        class ${1:`!p snip.rv = snip.basename`}:
+        \t`!v g:snips_author`
+        endsnippet
+
+        global !p
+        def helper(): pass
+        endglobal
+
+        post_jump "helper()"
+        snippet up "upper mirror"
+        ${1:word} ${1/(\\w+)/\\u$1/g} `!p snip.rv = t[1].upper()`
+        endsnippet
+
+        """
+
+    /// The 0-based line and UTF-8 column of the first `needle` in `text`, counted here, not by the loader.
+    static func place(of needle: String, in text: String) -> (line: Int, column: Int) {
+        let prefix = text.components(separatedBy: needle)[0]
+        let lines = prefix.components(separatedBy: "\n")
+        return (lines.count - 1, lines.last!.utf8.count)
+    }
+
+    @Test func readsHeadersOptionsPriorityExtendsAndBodies() throws {
+        let library = loadLibrary(["/lib/UltiSnips/python.snippets": Self.python])
+        let file = try #require(library.files.first)
+        #expect(file.format == .ultisnips)
+        #expect(!file.diagnostics.contains { $0.severity <= .warning }, "\(file.diagnostics)")
+        #expect(library.snippets.map(\.title) == ["function definition", "regex if", "class", "upper mirror"])
+        let def = library.snippets[0]
+        #expect(def.triggers == ["def"])
+        #expect(def.body == "def ${1:name}(${2}):\n\t${0:pass}")
+        #expect(def.scopes == ["python"])
+        #expect(def.priority == -50)
+        #expect(def.isLineStartOnly)
+        #expect(def.location.range.start.line == 4)
+        #expect(def.location.range.end.line == 7)
+        #expect(library.snippets[1].triggers == ["if"])
+        #expect(library.snippets[2].body == "class ${1:${TM_FILENAME_BASE}}:\n\t")
+        #expect(library.snippets[3].body == "${1:word} ${1/(\\w+)/${1:/capitalize}/g} ${1/(.*)/${1:/upcase}/s}")
+        #expect(file.extensions == ["python": ["django"]])
+    }
+
+    @Test func everyNoteIsAtTheConstructItIsAbout() throws {
+        let library = loadLibrary(["/lib/UltiSnips/python.snippets": Self.python])
+        let notes = library.files[0].diagnostics.map { "\($0.code) \($0.position.line):\($0.position.utf8Column)" }
+        func at(_ code: DiagnosticCode, _ needle: String, plus: Int = 0) -> String {
+            let place = Self.place(of: needle, in: Self.python)
+            return "\(code) \(place.line):\(place.column + plus)"
+        }
+        #expect(notes == [
+            at(UltiSnipsCode.option, " r\n", plus: 1),  // the options word
+            at(UltiSnipsCode.option, "bA\n"),  // 'A'
+            at(UltiSnipsCode.code, "`!p snip.rv = snip.basename"),  // the backtick
+            at(UltiSnipsCode.code, "`!v g:snips"),
+            at(UltiSnipsCode.global, "global !p"),
+            at(UltiSnipsCode.action, "post_jump"),
+            at(UltiSnipsCode.code, "`!p snip.rv = t[1]"),
+        ])
+        let message = library.files[0].diagnostics[3].message
+        #expect(message.contains("is not run") && message.contains("left out"))
+    }
+
+    @Test func aSnippetsFileOfEndsnippetEntriesIsUltiSnipsAnywhereAndSnipMateStaysSnipMate() {
+        let library = loadLibrary([
+            "/lib/go.snippets": "snippet fn \"func\"\nfunc $1() {\n\t$0\n}\nendsnippet\n",
+            "/lib/snippets/c.snippets": "snippet fn\n\tvoid ${1}() {}\n",
+            "/lib/ultisnips/rust.snippets": "priority -50\nextends c\n",
+        ])
+        #expect(library.files.map(\.format) == [.ultisnips, .snipmate, .ultisnips])
+        #expect(library.diagnostics.isEmpty, "\(library.diagnostics)")
+        #expect(library.snippets.map(\.body) == ["func $1() {\n\t$0\n\\}", "void ${1}() {}"])
+        #expect(library.snippets.map(\.scopes) == [["go"], ["c"]])
+        #expect(library.files[2].extensions == ["rust": ["c"]])
+    }
+
+    @Test func aMissingEndsnippetIsAnErrorAtItsHeaderAndEarlierSnippetsStay() throws {
+        let text = "snippet ok\nfine\nendsnippet\n\nsnippet broken \"never ends\"\ntext\n"
+        let library = loadLibrary(["/lib/UltiSnips/all.snippets": text])
+        #expect(library.snippets.map(\.title) == ["ok"])
+        let problem = try #require(library.diagnostics.first)
+        #expect(problem.code == UltiSnipsCode.missingEnd)
+        #expect(problem.severity == .error)
+        #expect(problem.position.line == 4 && problem.position.utf8Column == 0)
+    }
+
+    @Test(arguments: [
+        // (UltiSnips search, format, options) → LSP `regex/format/flags`, or nil when it is kept as text.
+        ("foo", "batzl", "", "foo/batzl/"),
+        ("(.)", "\\u$1", "", "(.)/${1:/capitalize}/s"),
+        (".+", "\\U$0\\E", "", ".+/${0:/upcase}/s"),
+        ("(?P<word>\\w+) (?P=word)", "$1", "g", "(?<word>\\w+) \\k<word>/${1}/g"),
+        ("\\Afoo\\Z", "x", "", "^foo$/x/"),
+        ("(?i)abc", "x", "", "abc/x/i"),
+        ("a{,3}", "x", "", "a{0,3}/x/"),
+        ("(x)?", "(?1:yes:no)", "", "(x)?/${1:?yes:no}/"),
+        ("(x)?", "(?1:yes)", "", "(x)?/${1:+yes}/"),
+        ("( \\*)?$", "(?1:$1: )", "", "( \\*)?$/${1:- }/"),
+        ("[]a]", "a/b", "", "[\\]a]/a\\/b/"),
+        (".", "\\l$0", "", "./${0:/downcase}/s"),
+    ])
+    func transformationsWithTheSameMeaningAreConverted(_ search: String, _ format: String, _ options: String, _ lsp: String) throws {
+        let converted = try UltiSnipsTransformation.convert(search: search, replace: format, options: options).get()
+        #expect("\(converted.regex)/\(converted.format)/\(converted.flags)" == lsp)
+    }
+
+    @Test(arguments: [
+        ("(.*)", "\\l$1", ""),  // lower-casing the first letter only
+        ("x", "y", "a"),  // ASCII transliteration
+        ("a(?i)b", "y", ""),  // inline flags inside
+        ("(?(1)a|b)", "y", ""),  // conditional group
+        ("a*+", "y", ""),  // possessive
+        ("(x)?", "(?1::no)", ""),  // LSP's `${1:-no}` would give the group
+        ("(x)|y", "(?1:_:\\L$0)", "g"),  // a group in a conditional
+    ])
+    func transformationsThatWouldMeanSomethingElseAreRefused(_ search: String, _ format: String, _ options: String) {
+        #expect(throws: UltiSnipsTransformation.Refusal.self) {
+            try UltiSnipsTransformation.convert(search: search, replace: format, options: options).get()
+        }
+    }
+
+    @Test func aRefusedTransformationIsKeptAsTextWithANoteAtIt() throws {
+        let text = "snippet t\n$1 ${1/(.*)/\\l$1/}\nendsnippet\n"
+        let library = loadLibrary(["/lib/UltiSnips/all.snippets": text])
+        let snippet = try #require(library.snippets.first)
+        #expect(SnippetBody.parse(snippet.body).body.plainText() == #" ${1/(.*)/\l$1/}"#)
+        let note = try #require(library.diagnostics.first { $0.code == UltiSnipsCode.transformation })
+        #expect(note.position.line == 1 && note.position.utf8Column == 3)
+        #expect(note.message.contains("lower-case the first letter"))
+    }
+
+    @Test(arguments: [("lorem(\\d+)?", "lorem"), ("(\\d+)x", ""), ("^im(port)?", "im"), ("ab?c", "a"), ("a|b", ""), ("\\.\\.", "..")])
+    func aRegularExpressionTriggerIsOfferedByItsLiteralStart(_ regex: String, _ prefix: String) {
+        #expect(UltiSnipsReader.literalPrefix(ofRegex: regex) == prefix)
+    }
+
+    @Test(arguments: [
+        (#"snippet testsnip "Test Snippet" b!"#, "testsnip", #""Test Snippet""#, "b!"),
+        (#"snippet /test snip/"#, "test snip", nil, ""),
+        (#"snippet !snip test! "Another snippet""#, "snip test", #""Another snippet""#, ""),
+        (#"snippet "snippet test" "Another snippet" b"#, "snippet test", #""Another snippet""#, "b"),
+        (#"snippet "a b" "two words" iw"#, "a b", #""two words""#, "iw"),
+        (#"snippet x "desc""#, "x", #""desc""#, ""),
+    ] as [(String, String, String?, String)])
+    func headersSplitAsUltiSnipsSplitsThem(_ line: String, _ trigger: String, _ description: String?, _ options: String) {
+        let header = UltiSnipsReader.parseHeader(line.dropFirst("snippet".count), hasContext: false)
+        #expect(header.trigger == trigger)
+        #expect(header.description == description)
+        #expect(header.options == options)
+        #expect(header.error == nil)
+    }
+}

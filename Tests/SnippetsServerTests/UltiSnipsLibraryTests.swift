@@ -1,0 +1,163 @@
+import Foundation
+@testable import SnippetsCore
+import Testing
+
+@testable import SnippetsServer
+
+private let snippetCapabilities: JSONValue = ["textDocument": ["completion": ["completionItem": ["snippetSupport": true]]]]
+
+/// UltiSnips libraries from disk: the shared corpus (vim-snippets' `UltiSnips/` folder) and code that must never run.
+@Suite struct UltiSnipsLibraryTests {
+    static let corpus = LibraryCorpusTests.corpora + "/ultisnips"
+    static let isPresent = FileManager.default.fileExists(atPath: corpus)
+
+    /// The file's lines, split at each line feed byte (some corpus files end lines with CR LF, one `Character`).
+    static func lines(of text: String) -> [Substring] {
+        text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { Substring($0) }
+    }
+
+    /// `snippet ` header lines in the corpus, counted by a plain scan of the files (not by the reader).
+    static func headerLines() throws -> Int {
+        let names = try FileManager.default.contentsOfDirectory(atPath: corpus).filter { $0.hasSuffix(".snippets") }
+        return try names.reduce(0) { total, name in
+            let text = try String(contentsOfFile: corpus + "/" + name, encoding: .utf8)
+            return total + lines(of: text).filter { $0.hasPrefix("snippet ") }.count
+        }
+    }
+
+    @Test(.enabled(if: isPresent, "../shared/corpora is absent")) func theCorpusLoadsEverySnippetWithoutAProblem() throws {
+        let library = LibraryLoader(fileSystem: DiskFileSystem()).load(paths: [Self.corpus])
+        let headers = try Self.headerLines()
+        #expect(headers == 1_892)
+        #expect(library.files.count == 82)
+        #expect(library.files.allSatisfy { $0.format == .ultisnips })
+        // Snippets left out on purpose say so, each with a note: their body is made by code that is not run.
+        let notLoaded = library.diagnostics.filter { $0.message.contains("so it was not loaded") }
+        #expect(notLoaded.allSatisfy { $0.severity == .note })
+        #expect(library.snippets.count + notLoaded.count == headers)
+        let problems = library.diagnostics.filter { $0.severity <= .warning }
+        #expect(problems.isEmpty, "\(problems.prefix(5))")
+        // Lines ending in CR LF (cs.snippets) are read as Python's text mode reads them: no CR in any body.
+        #expect(!library.snippets.contains { $0.body.contains("\r") || $0.triggers.contains { $0.contains("\r") } })
+        // Every converted body is LSP text that reads back as the same tree, with no problem of the grammar.
+        for snippet in library.snippets {
+            let parsed = SnippetBody.parse(snippet.body)
+            #expect(parsed.problems.isEmpty, "\(snippet.title): \(parsed.problems)")
+            #expect(SnippetBody.parse(parsed.body.lspText()).body == parsed.body, "\(snippet.title)")
+        }
+        // Every snippet's location starts at its header.
+        let starts = library.snippets.prefix(200).map { snippet -> Bool in
+            let text = (try? String(contentsOfFile: DocumentURI(snippet.location.uri).displayPath, encoding: .utf8)) ?? ""
+            let line = text.split(separator: "\n", omittingEmptySubsequences: false)[snippet.location.range.start.line]
+            return line.hasPrefix("snippet ") && snippet.location.range.start.utf8Column == 0
+        }
+        #expect(starts.allSatisfy { $0 })
+
+        // The figures the README and the closing note give (printed, not asserted beyond the above).
+        var codes: [String: Int] = [:]
+        for diagnostic in library.diagnostics { codes["\(diagnostic.severity.rawValue) \(diagnostic.code)", default: 0] += 1 }
+        var options: [Character: Int] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: Self.corpus) where name.hasSuffix(".snippets") {
+            let text = try String(contentsOfFile: Self.corpus + "/" + name, encoding: .utf8)
+            for line in Self.lines(of: text) where line.hasPrefix("snippet ") {
+                for option in UltiSnipsReader.parseHeader(line.dropFirst(7), hasContext: false).options { options[option, default: 0] += 1 }
+            }
+        }
+        var elements: [String: Int] = [:]
+        func count(_ items: [SnippetElement]) {
+            for item in items {
+                switch item {
+                case .text: continue
+                case .tabstop: elements["tabstop or mirror", default: 0] += 1
+                case .placeholder(_, let inner):
+                    elements["placeholder", default: 0] += 1
+                    count(inner)
+                case .choice: elements["choice", default: 0] += 1
+                case .variable(let name, _): elements["variable \(name)", default: 0] += 1
+                case .transform(.tabstop, _): elements["transformation", default: 0] += 1
+                case .transform(.variable(let name), _): elements["transformation of \(name)", default: 0] += 1
+                }
+            }
+        }
+        for snippet in library.snippets { count(SnippetBody.parse(snippet.body).body.elements) }
+        print("ultisnips corpus: \(headers) headers, \(library.snippets.count) snippets in \(library.files.count) files")
+        print("ultisnips corpus options: \(options.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
+        print("ultisnips corpus diagnostics: \(codes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
+        print("ultisnips corpus bodies: \(elements.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
+    }
+
+    /// A library whose every piece of code would create a file if it ran.
+    static func hostileLibrary() throws -> (folder: String, markers: String) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("ultisnips-never-runs-\(UUID().uuidString)").path
+        let markers = root + "/markers"
+        try FileManager.default.createDirectory(atPath: root + "/UltiSnips", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: markers, withIntermediateDirectories: true)
+        let text = """
+            global !p
+            open("\(markers)/global", "w").write("ran")
+            endglobal
+
+            context "open('\(markers)/context', 'w')"
+            pre_expand "open('\(markers)/pre_expand', 'w')"
+            post_jump "open('\(markers)/post_jump', 'w')"
+            snippet mkpython "python" b
+            a `!p open("\(markers)/python", "w").write("ran"); snip.rv = "x"` b ${1:field}
+            endsnippet
+
+            snippet mkvim "vim"
+            a `!v writefile(["ran"], "\(markers)/vim")` b `!v system("touch \(markers)/vimsystem")`
+            endsnippet
+
+            snippet mkshell "shell"
+            a `touch \(markers)/shell` b $(touch \(markers)/dollar) ${1/(.*)/`touch \(markers)\\/format`/}
+            endsnippet
+
+            snippet mkcontext "context" "open('\(markers)/option_e', 'w')" e
+            context body
+            endsnippet
+
+            """
+        try text.write(toFile: root + "/UltiSnips/all.snippets", atomically: true, encoding: .utf8)
+        return (root, markers)
+    }
+
+    @Test func noPythonVimScriptOrShellFromASnippetEverRuns() async throws {
+        let (folder, markers) = try Self.hostileLibrary()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let client = TestClient(diskLibrary: [folder])
+        try await client.initialize(capabilities: snippetCapabilities)
+        client.open("file:///w/a.txt", language: "plaintext", text: "mk")
+        let items = try await client.complete("file:///w/a.txt", line: 0, character: 2).items
+        #expect(Set(items.map(\.label)) == ["mkpython", "mkvim", "mkshell", "mkcontext"])
+        for item in items {
+            _ = try await client.result("completionItem/resolve", try JSONValue(encoding: item))
+            if let id = item.data?.snippetID {
+                _ = try await client.result("snippets/snippetText", ["id": .string(id)])
+            }
+        }
+        let library = LibraryLoader(fileSystem: DiskFileSystem()).load(paths: [folder])
+        for snippet in library.snippets {
+            _ = SnippetBody.parse(snippet.body).body.plainText()
+            _ = SnippetBody.parse(snippet.body).body.lspText()
+        }
+        let noted = library.diagnostics.filter { $0.message.contains("not run") }.count
+        #expect(noted == 9)  // global, context, pre_expand, post_jump, !p, two !v, the shell backtick, option e
+        // Nothing ran: the markers folder is as empty as it was made.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: markers).isEmpty)
+    }
+
+    @Test func aLineStartSnippetIsOfferedOnlyAtTheStartOfALine() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ultisnips-b-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/UltiSnips", withIntermediateDirectories: true)
+        // SirVer/ultisnips test/test_SnippetOptions.py, SnippetOptions_OnlyExpandWhenWSInFront_*: ("test", "Expand me!", "", "b").
+        try "snippet test \"\" b\nExpand me!\nendsnippet\n".write(toFile: folder + "/UltiSnips/all.snippets", atomically: true, encoding: .utf8)
+        let client = TestClient(diskLibrary: [folder])
+        try await client.initialize(capabilities: snippetCapabilities)
+        for (number, line) in ["test", "   test", "a test"].enumerated() {
+            client.open("file:///w/\(number).txt", language: "plaintext", text: line)
+            let labels = try await client.complete("file:///w/\(number).txt", line: 0, character: line.utf16.count).items.map(\.label)
+            #expect(labels == (line == "a test" ? [] : ["test"]), "\(line)")
+        }
+    }
+}
