@@ -111,7 +111,7 @@ public struct LibraryLoader: Sendable {
         if name.hasSuffix(".snippets") || name.hasSuffix(".snippet") {
             return snipMateContext(forFileAt: path, root: root)
         }
-        return nil
+        return YasnippetPlace.context(forFileAt: path, root: root)
     }
 
     /// SnipMate's scope rules, relative to the nearest enclosing directory named `snippets` (or the library root):
@@ -206,6 +206,12 @@ public struct LibraryLoader: Sendable {
             let output = SnipMateReader.read(text: text, uri: uri, path: path, context: context, checkBody: checkBody)
             file = output.file
             overrides = output.overrides
+        case .yasnippet(let mode, let filenamesAsTriggers):
+            file = YasnippetReader.read(
+                text: text, uri: uri, path: path, mode: mode, filenamesAsTriggers: filenamesAsTriggers, context: context,
+                checkBody: checkBody)
+        case .yasnippetParents(let mode):
+            file = YasnippetReader.readParents(text: text, uri: uri, path: path, mode: mode, context: context)
         }
         file.diagnostics.sort { $0.position < $1.position }
         file.contentHash = FNV1a.hash(bytes)
@@ -359,6 +365,10 @@ public struct LibraryLoader: Sendable {
             return true
         }
 
+        /// The directories being walked that hold `.yas-ignore-filenames-as-triggers`: their yasnippet files (and
+        /// their subfolders') take no trigger from their names.
+        var yasnippetKeyless: Set<String> = []
+
         /// Identities of the directories being walked, from the root down: a loop is one seen again. Changed in
         /// place around each descent (not copied per level), so a deep tree costs depth, not depth², set entries.
         var ancestors: Set<String> = []
@@ -388,14 +398,20 @@ public struct LibraryLoader: Sendable {
             }
             // Files first, then subdirectories, each in sorted order: SnipMate reads `c.snippets` and `c_*.snippets`
             // before `c/*.snippets`, and `snippet!` overrides depend on that order.
+            if names.contains(YasnippetPlace.skipMarker), YasnippetPlace.mode(ofDirectory: path, root: root) != nil { return }
+            if names.contains(YasnippetPlace.ignoreFilenamesMarker) { yasnippetKeyless.insert(path) }
+            defer { yasnippetKeyless.remove(path) }
             var subdirectories: [String] = []
-            for name in names where !name.hasPrefix(".") {
+            for name in names where !name.hasPrefix(".") || name == YasnippetPlace.parentsFileName {
                 let child = LibraryPath.join(path, name)
                 switch fileSystem.item(at: child) {
                 case .directory:
                     subdirectories.append(child)
                 case .file(let size):
-                    if let context = LibraryLoader.context(forFileAt: child, root: root) {
+                    if var context = LibraryLoader.context(forFileAt: child, root: root) {
+                        if case .yasnippet(let mode, _) = context.kind, !yasnippetKeyless.isEmpty {
+                            context.kind = .yasnippet(mode: mode, filenamesAsTriggers: false)
+                        }
                         visitFile(child, context: context, size: size)
                     }
                 case .unusable(let reason):

@@ -9,6 +9,11 @@ public struct SnippetFileContext: Hashable, Sendable {
         case snipmateFile
         /// A SnipMate `*.snippet` file: the whole file is the body of one snippet.
         case snipmateSingle(trigger: String, description: String?)
+        /// A yasnippet file: one snippet of the major mode `mode` (the folder under the snippets root). Without
+        /// `filenamesAsTriggers` (`.yas-ignore-filenames-as-triggers`) a snippet without `# key:` has no trigger.
+        case yasnippet(mode: String, filenamesAsTriggers: Bool)
+        /// A yasnippet `.yas-parents` file: the modes whose snippets `mode` also gets.
+        case yasnippetParents(mode: String)
     }
 
     public var kind: Kind
@@ -31,6 +36,7 @@ public struct SnippetFileContext: Hashable, Sendable {
         switch kind {
         case .vscode: .vscode
         case .snipmateFile, .snipmateSingle: .snipmate
+        case .yasnippet, .yasnippetParents: .yasnippet
         }
     }
 }

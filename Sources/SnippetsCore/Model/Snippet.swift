@@ -56,6 +56,7 @@ public struct SnippetID: Hashable, Comparable, Sendable, Codable, CustomStringCo
 public enum SnippetFormat: String, Sendable, Codable {
     case vscode
     case snipmate
+    case yasnippet
 }
 
 /// One snippet from the user's library, with where it came from.
