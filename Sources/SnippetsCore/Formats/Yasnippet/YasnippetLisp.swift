@@ -11,6 +11,7 @@
 /// | `(file-name-directory FILE)` (Emacs keeps the final slash) | `${TM_DIRECTORY}/` |
 /// | `(format-time-string "FORMAT")` with `%Y %y %m %d %B %b %h %A %a %H %M %S %s %F %T %%` | `${CURRENT_YEAR}` … |
 /// | `(current-kill 0)` (the latest kill, the clipboard's text) | `${CLIPBOARD}` |
+/// | a string literal, `"TODO: "` | its text |
 /// | a mirror's `yas-text`, `(yas-text)` | the mirror `$N` |
 /// | a mirror's `(upcase yas-text)`, `(downcase yas-text)` | `${N/(.*)/${1:/upcase}/s}`, `…/downcase…` |
 /// | a field's `$$(yas-choose-value '("a" "b"))`, `(yas-choose-value "a" "b")`, in `(yas-auto-next …)` too | the choice `${N\|a,b\|}` |
@@ -23,6 +24,10 @@ enum YasnippetLisp {
     static func backquote(_ expression: String) -> String? {
         let compact = normalized(expression)
         if let text = fixed[compact] { return text }
+        // A string literal is its own value.
+        if compact.first == "\"", let strings = stringLiterals(Substring(compact)), strings.count == 1 {
+            return SnipMateBacktick.escapeText(strings[0])
+        }
         if let text = formatTime(compact) { return text }
         return nil
     }
