@@ -21,13 +21,29 @@ public enum YasnippetPlace {
         if name == parentsFileName {
             // Only the mode folder's own `.yas-parents` counts (`yas--compute-major-mode-and-parents`).
             guard LibraryPath.name(directory) == mode else { return nil }
-            return SnippetFileContext(kind: .yasnippetParents(mode: mode), scopes: YasnippetModes.scopes(ofMode: mode))
-        }
-        guard !name.hasPrefix("."), !name.hasSuffix("~"), !(name.count >= 2 && name.hasPrefix("#") && name.hasSuffix("#")) else {
+        } else if name.hasPrefix(".") || name.hasSuffix("~") || (name.count >= 2 && name.hasPrefix("#") && name.hasSuffix("#")) {
             return nil
         }
-        return SnippetFileContext(
-            kind: .yasnippet(mode: mode, filenamesAsTriggers: true), scopes: YasnippetModes.scopes(ofMode: mode))
+        var context = SnippetFileContext(format: .yasnippet, scopes: YasnippetModes.scopes(ofMode: mode))
+        context.mode = mode
+        return context
+    }
+
+    /// What a folder's markers say: `.yas-skip` skips a mode folder (or a folder in one), and
+    /// `.yas-ignore-filenames-as-triggers` keeps the names of the files under it from being triggers.
+    static func directoryRule(_ directory: String, names: [String], root: String) -> DirectoryRule? {
+        let skips = names.contains(skipMarker)
+        let keyless = names.contains(ignoreFilenamesMarker)
+        guard skips || keyless, mode(ofDirectory: directory, root: root) != nil else { return nil }
+        var rule = DirectoryRule(skips: skips)
+        if keyless {
+            rule.changes.append((.yasnippet, { context in
+                var changed = context
+                changed.namesAreTriggers = false
+                return changed
+            }))
+        }
+        return rule
     }
 
     /// The mode of the folder `directory` found walking `root`, when it is a mode folder or inside one.

@@ -1,3 +1,32 @@
+extension SnippetFormat {
+    /// yasnippet files (`snippets/<major-mode>/<file>`).
+    public static let yasnippet = SnippetFormat(rawValue: "yasnippet")
+}
+
+extension SnippetFileFormat {
+    /// yasnippet: every file in a mode folder (`YasnippetPlace`), read by `YasnippetReader`; `.yas-parents` too.
+    public static let yasnippet = SnippetFileFormat(
+        format: .yasnippet, name: "yasnippet", nameSuffixes: nil, watchGlobs: ["**/*"], readsByPlace: true,
+        checkNote: "Emacs Lisp (backquotes, $(…) in fields, # condition:, # expand-env:, # type: command) is never "
+            + "run; well-known forms become LSP variables and choices, the rest is left out, each one noted",
+        recognize: YasnippetPlace.context(forFileAt:root:),
+        read: { source in
+            let mode = source.context.mode ?? YasnippetPlace.mode(ofDirectory: LibraryPath.parent(source.path), root: "/") ?? ""
+            if LibraryPath.name(source.path) == YasnippetPlace.parentsFileName {
+                return SnippetFileReading(
+                    file: YasnippetReader.readParents(
+                        text: source.text, uri: source.uri, path: source.path, mode: mode, context: source.context))
+            }
+            return SnippetFileReading(
+                file: YasnippetReader.read(
+                    text: source.text, uri: source.uri, path: source.path, mode: mode,
+                    filenamesAsTriggers: source.context.namesAreTriggers, context: source.context,
+                    checkBody: source.checkBody))
+        },
+        hiddenFileNames: [YasnippetPlace.parentsFileName],
+        directoryRule: YasnippetPlace.directoryRule(_:names:root:))
+}
+
 /// Reads one yasnippet file (`snippets/<major-mode>/<file>`), as yasnippet 0.14's `yas--parse-template` does.
 ///
 /// - When a line is exactly `# --` (trailing white space allowed), the lines above it are headers and everything
