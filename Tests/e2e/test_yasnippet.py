@@ -103,3 +103,25 @@ def test_yasnippet_and_vscode_files_complete_and_answer_together_and_no_lisp_run
         assert client.shutdown_and_exit() == 0
 
     assert [path.name for path in made if path.exists()] == []
+
+
+def test_an_edited_or_added_yasnippet_file_is_served_after_the_watched_file_change(tmp_path: pathlib.Path):
+    library, _ = make_library(tmp_path)
+    with RawClient("serve", "--library", str(library)) as client:
+        initialize(client, "Visual Studio Code")
+        assert "late" in {item["label"] for item in complete(client, "lat")}
+        late = library / "snippets" / "text-mode" / "late"
+        late.write_text(late.read_text(encoding="utf-8").replace("# key: late", "# key: tardy"), encoding="utf-8")
+        go = library / "snippets" / "go-mode"
+        go.mkdir()
+        (go / "iferr").write_text("# name: if err\n# key: iferr\n# --\nif err != nil {\n\treturn ${1:err}\n}\n")
+        client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": late.as_uri(), "type": 2}, {"uri": (go / "iferr").as_uri(), "type": 1}]})
+        client.wait_for_load()
+        client.notify("textDocument/didClose", {"textDocument": {"uri": DOC}})
+        assert "tardy" in {item["label"] for item in complete(client, "tard")}
+        uri = "file:///tmp/snippets-e2e/main.go"
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "go", "version": 1, "text": "iferr"}})
+        reply = client.call("textDocument/completion", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 5}})
+        items = reply["result"]["items"] if isinstance(reply["result"], dict) else reply["result"]
+        assert "iferr" in {item["label"] for item in items}
+        assert client.shutdown_and_exit() == 0
