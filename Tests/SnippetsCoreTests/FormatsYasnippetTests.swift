@@ -229,4 +229,16 @@ import Testing
         #expect(note.position == marked.positions["1️⃣"])
         #expect(note.position.utf8Column == 8 && note.position.utf16Column == 6)
     }
+
+    @Test func hostileTemplatesLoadWithoutExhaustingTheStack() throws {
+        let deep = String(repeating: "${1:", count: 100_000) + String(repeating: "}", count: 100_000)
+        let unclosed = String(repeating: "${1:x$(", count: 50_000) + String(repeating: "${1:$(", count: 50_000)
+        let braces = String(repeating: "${", count: 100_000) + "}"
+        for template in [deep, unclosed, braces] {
+            let library = check("# key: k\n# --\n" + template)
+            let snippet = try #require(library.snippets.first)
+            #expect(SnippetBody.parse(snippet.body).body.lspText().utf8.count > 0)
+            #expect(library.diagnostics.count <= 60, "\(library.diagnostics.count) diagnostics")
+        }
+    }
 }

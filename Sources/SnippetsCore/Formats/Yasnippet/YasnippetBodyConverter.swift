@@ -46,6 +46,13 @@ struct YasnippetBodyConverter {
     /// Backquote expressions by their opening index: the index of their closing backquote.
     private var backquoteEnds: [Int: Int] = [:]
     private var insideBackquote: [Bool] = []
+    /// Each live `${` that a live `}` closes, by index: the index of that `}` (paired by nesting, in one pass).
+    private var fieldEnds: [Int: Int] = [:]
+    /// What is left of the steps Lisp scanning may take in this body: with it, a body of unclosed `$(` cannot make
+    /// reading it cost more than linear time (a real template needs a fraction of it).
+    private var scanBudget = 0
+    /// Fields deeper than this are literal text, so a hostile template cannot exhaust the stack.
+    static let maximumDepth = 64
 
     private var output: [UInt8] = []
     private var outputUTF16 = 0
@@ -66,8 +73,10 @@ struct YasnippetBodyConverter {
         }
         converter.offsets.append(offset)
         converter.protectEscapes()
+        converter.pairFields()
+        converter.scanBudget = 4 * converter.scalars.count + 65_536
         var index = 0
-        let nodes = converter.parse(from: &index, inField: false)
+        let nodes = converter.parse(from: &index, until: converter.scalars.count, depth: 0)
         converter.number(nodes)
         converter.emit(nodes)
         return Result(text: String(decoding: converter.output, as: UTF8.self), map: converter.map, notes: converter.notes)
@@ -119,6 +128,21 @@ struct YasnippetBodyConverter {
         }
     }
 
+    /// Pairs each live `${` with the live `}` that closes it, counting nested `${` as yasnippet's field scan does.
+    private mutating func pairFields() {
+        var open: [Int] = []
+        var index = 0
+        while index < scalars.count {
+            if live(index, "$"), live(index + 1, "{") {
+                open.append(index)
+                index += 2
+                continue
+            }
+            if live(index, "}"), let start = open.popLast() { fieldEnds[start] = index }
+            index += 1
+        }
+    }
+
     private func isDigit(_ index: Int) -> Bool {
         index < scalars.count && ("0"..."9").contains(scalars[index]) && !isEscaped[index] && !insideBackquote[index]
     }
@@ -138,11 +162,13 @@ struct YasnippetBodyConverter {
 
     /// The index of the bracket closing the one at `start`, reading Lisp with Emacs's standard syntax table
     /// (`()`, `[]`, `{}` pair; strings; a backslash escapes the next character), as `yas--scan-sexps` does.
-    private func sexpEnd(from start: Int) -> Int? {
+    private mutating func sexpEnd(from start: Int) -> Int? {
         var depth = 0
         var index = start
         while index < scalars.count {
             defer { index += 1 }
+            scanBudget -= 1
+            if scanBudget < 0 { return nil }
             if isEscaped[index] || isEscape[index] { continue }
             switch scalars[index] {
             case "(", "[", "{": depth += 1
@@ -162,19 +188,11 @@ struct YasnippetBodyConverter {
         return nil
     }
 
-    /// Whether a live `}` comes after `index` (yasnippet's field pattern needs one).
-    private func hasClosingBrace(after index: Int) -> Bool {
-        var position = index
-        while position < scalars.count {
-            if live(position, "}") { return true }
-            position += 1
-        }
-        return false
-    }
-
-    private mutating func parse(from index: inout Int, inField: Bool) -> [Node] {
+    /// The pieces from `index` to `end` (a field's content ends before its `}`), at field depth `depth`.
+    private mutating func parse(from index: inout Int, until end: Int, depth: Int) -> [Node] {
+        let inField = depth > 0
         var nodes: [Node] = []
-        while index < scalars.count {
+        while index < end {
             if let end = backquoteEnds[index] {
                 nodes.append(.lisp(lispText((index + 1)..<end), offset: offsets[index]))
                 index = end + 1
@@ -184,9 +202,8 @@ struct YasnippetBodyConverter {
                 index += 1
                 continue
             }
-            if inField, live(index, "}") { return nodes }
             if live(index, "$") {
-                if let node = dollar(at: &index, inField: inField) {
+                if let node = dollar(at: &index, depth: depth) {
                     nodes.append(node)
                     continue
                 }
@@ -198,7 +215,8 @@ struct YasnippetBodyConverter {
     }
 
     /// The construct a live `$` at `index` starts, or nil when the `$` is literal; moves `index` past it.
-    private mutating func dollar(at index: inout Int, inField: Bool) -> Node? {
+    private mutating func dollar(at index: inout Int, depth: Int) -> Node? {
+        let inField = depth > 0
         let start = index
         let offset = offsets[start]
         if start + 1 < scalars.count, scalars[start + 1] == ">", !insideBackquote[start + 1] {
@@ -215,7 +233,7 @@ struct YasnippetBodyConverter {
             index = transform.end + 1
             return .field(number: nil, children: [], transform: (transform.lisp, offset), offset: -1)
         }
-        guard live(start + 1, "{"), hasClosingBrace(after: start + 1) else { return nil }
+        guard live(start + 1, "{"), let close = fieldEnds[start], depth < Self.maximumDepth else { return nil }
         var cursor = start + 2
         while isDigit(cursor) { cursor += 1 }
         var fieldNumber: Int?
@@ -238,9 +256,8 @@ struct YasnippetBodyConverter {
             }
         }
         var cursorInField = contentStart
-        let children = parse(from: &cursorInField, inField: true)
-        guard live(cursorInField, "}") else { return nil }
-        index = cursorInField + 1
+        let children = parse(from: &cursorInField, until: close, depth: depth + 1)
+        index = close + 1
         // A field's own transformation is the last `$(…)` among its children; the rest are its text.
         var text: [Node] = []
         var transform: (lisp: String, offset: Int)?
@@ -255,7 +272,7 @@ struct YasnippetBodyConverter {
     }
 
     /// `$(lisp)` or `$$(lisp)` inside a field at `start` (not right after the field's colon, which makes a mirror).
-    private func fieldTransform(at start: Int) -> (lisp: String, end: Int)? {
+    private mutating func fieldTransform(at start: Int) -> (lisp: String, end: Int)? {
         var cursor = start
         while live(cursor, "$") { cursor += 1 }
         while cursor < scalars.count, [" ", "\t", "\n"].contains(scalars[cursor]), !isEscaped[cursor] { cursor += 1 }
