@@ -70,6 +70,10 @@ import Testing
             "# name: X\n# --\nx", others: ["/lib/snippets/python-mode/.yas-ignore-filenames-as-triggers": ""])
         #expect(ignoring.snippets.map(\.triggers) == [[]])
         #expect(ignoring.files.count == 1)
+        // An empty `# key:` is a key no one can type (so no file name either); an empty name is the file's.
+        let empty = check("# name:\n# key:\n# --\ne", name: "e")
+        #expect(empty.snippets.map(\.triggers) == [[]])
+        #expect(empty.snippets.map(\.title) == ["e"])
     }
 
     @Test func everyFileInAModeFolderOrItsGroupsIsASnippetButHiddenBackupAndOtherFormats() {

@@ -83,7 +83,7 @@ enum YasnippetReader {
                 let lineStart = table.lineStarts[line]
                 let valueOffset = lineStart + header.valueOffset
                 switch header.name {
-                case "name": name = header.value
+                case "name": name = header.value.isEmpty ? fileName : header.value
                 case "key": key = header.value
                 case "binding":
                     binding = header.value
@@ -144,7 +144,7 @@ enum YasnippetReader {
         }
         file.snippets = [
             Snippet(
-                id: SnippetID(fileURI: uri, key: "yasnippet"), title: name, triggers: key.map { [$0] } ?? [],
+                id: SnippetID(fileURI: uri, key: "yasnippet"), title: name, triggers: key.map { $0.isEmpty ? [] : [$0] } ?? [],
                 body: converted.text, scopes: scopes, location: SourceLocation(uri: uri, range: range),
                 format: .yasnippet)
         ]
