@@ -190,7 +190,6 @@ struct YasnippetBodyConverter {
 
     /// The pieces from `index` to `end` (a field's content ends before its `}`), at field depth `depth`.
     private mutating func parse(from index: inout Int, until end: Int, depth: Int) -> [Node] {
-        let inField = depth > 0
         var nodes: [Node] = []
         while index < end {
             if let end = backquoteEnds[index] {
