@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets (cached in .build/fuzz; rebuilt only when their sources change) and runs each for
 # FUZZ_SECONDS seconds, seeded from ../shared/corpora (seeds are copied under .build/fuzz, never into the repo).
 #
-#   Tests/fuzz/fuzz.sh [target ...]      targets: framing jsonc body snipmate textedits (default: all)
+#   Tests/fuzz/fuzz.sh [target ...]      targets: framing jsonc body snipmate yasnippet textedits (default: all)
 #   FUZZ_SECONDS=60 (per target)  FUZZ_BUILD_ONLY=1 (build, do not run)
 #
 # Exits non-zero when a target crashes; the input is left in .build/fuzz/artifacts/ and the run's log beside it.
@@ -17,7 +17,7 @@ OUT=$ROOT/.build/fuzz
 SWIFTC=${SWIFTC:-swiftc}
 FLAGS=(-O -sanitize=fuzzer -parse-as-library -swift-version 6)
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(framing jsonc body snipmate textedits)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(framing jsonc body snipmate yasnippet textedits)
 mkdir -p "$OUT/mod" "$OUT/bin" "$OUT/artifacts" "$OUT/seeds" "$OUT/work"
 
 # True when $1 is missing or older than any of the remaining files.
@@ -109,6 +109,13 @@ PY
         fi
         printf 'snippet! t "d"\n\t${1:x}\npriority -5\nextends c\n  bad\nsnippet!! t\n' >"$dir/hand"
         ;;
+    yasnippet)
+        if [ -d "$SHARED/corpora/yasnippet-snippets" ]; then
+            find "$SHARED/corpora/yasnippet-snippets/snippets" -type f ! -name '.*' -size -64k -print0 |
+                xargs -0 -I{} sh -c 'cp "$1" "$2/$(echo "$1" | md5sum | cut -c1-12)"' _ {} "$dir"
+        fi
+        printf '# key: k\n# condition: (x)\n# --\n`(foo)` ${1:a$$(yas-choose-value (quote ("x" "y")))} ${1:$(upcase yas-text)} \\$ $>${b}\n' >"$dir/hand"
+        ;;
     textedits)
         # Three edits in UTF-16 over text with CRLF, an emoji and CJK; one in UTF-8 over a plain line.
         printf '\x13\x01\x03\x01\x05\x02\x00\x04\x02\x00\x03\x02\x00\x02\x07\x04one\r\ntwo \xf0\x9f\x98\x80 three\n\xe6\xbc\xa2\xe5\xad\x97\rfour' >"$dir/hand"
@@ -139,6 +146,10 @@ elif name == "jsonc":
         (out / f"large-{key}").write_text(json.dumps({key: {"prefix": key, "body": body}}, ensure_ascii=False), encoding="utf-8")
     minified = {f"s{i}": {"prefix": f"p{i}", "body": ["é ${1:x", "${2"], "scope": 5} for i in range(3000)}
     (out / "large-minified").write_text(json.dumps(minified, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+elif name == "yasnippet":
+    for key, body in bodies.items():
+        (out / f"large-{key}").write_text("# key: k\n# --\n" + body, encoding="utf-8")
+    (out / "large-lisp").write_text("# key: k\n# --\n" + "${1:x$(" * 8000 + "`(" * 8000, encoding="utf-8")
 elif name == "snipmate":
     text = "".join(f"snippet s{i} \"d\"\n\t${{1:é${{2:x\n" for i in range(4000))
     (out / "large-unclosed").write_text(text, encoding="utf-8")

@@ -9,7 +9,7 @@ public enum FormatRegistry {
     /// Every format, in the order a file is offered to them: the first whose `recognize` takes a file reads it, so
     /// a format recognised by its place (UltiSnips' `UltiSnips/*.snippets`) comes before one that takes the same
     /// names anywhere (SnipMate's `*.snippets`).
-    public static let all: [SnippetFileFormat] = [.vscode, .ultiSnips, .snipMate]
+    public static let all: [SnippetFileFormat] = [.vscode, .ultiSnips, .snipMate, .yasnippet]
 
     /// The entry for `format`; every `SnippetFormat` a context or file carries comes from one of `all`.
     public static func format(_ format: SnippetFormat) -> SnippetFileFormat {
@@ -22,6 +22,21 @@ public enum FormatRegistry {
             if let context = entry.recognize(path, root) { return context }
         }
         return nil
+    }
+
+    /// Hidden files (`.…`) some format reads (yasnippet's `.yas-parents`); the walk skips every other hidden entry.
+    public static let hiddenFileNames: Set<String> = Set(all.flatMap(\.hiddenFileNames))
+
+    /// What the formats make of a directory from its entries' names: whether it is skipped (yasnippet's
+    /// `.yas-skip`), and the changes to the contexts of the files under it (`.yas-ignore-filenames-as-triggers`).
+    static func directoryRules(_ directory: String, names: [String], root: String) -> DirectoryRule {
+        var combined = DirectoryRule()
+        for entry in all {
+            guard let rule = entry.directoryRule?(directory, names, root) else { continue }
+            combined.skips = combined.skips || rule.skips
+            combined.changes += rule.changes
+        }
+        return combined
     }
 
     /// The context a file is read with once its text is known: another format may claim a file by its content (a
@@ -101,14 +116,22 @@ public struct SnippetFileFormat: Sendable {
     let claim: (@Sendable (_ context: SnippetFileContext, _ text: String) -> SnippetFileContext?)?
     /// Reads one file's text into its snippets and diagnostics (never throws; every problem is a diagnostic).
     let read: @Sendable (_ source: SnippetFileSource) -> SnippetFileReading
+    /// Hidden files (`.…`) it reads, which the walk would otherwise skip.
+    let hiddenFileNames: Set<String>
+    /// What a directory's entries (`names`) say about reading it and the files under it; nil for nothing.
+    let directoryRule: (@Sendable (_ directory: String, _ names: [String], _ root: String) -> DirectoryRule?)?
 
     init(
         format: SnippetFormat, name: String, nameSuffixes: [String]?, watchGlobs: [String], readsByPlace: Bool,
         checkNote: String? = nil,
         recognize: @escaping @Sendable (_ path: String, _ root: String) -> SnippetFileContext?,
         claim: (@Sendable (_ context: SnippetFileContext, _ text: String) -> SnippetFileContext?)? = nil,
-        read: @escaping @Sendable (_ source: SnippetFileSource) -> SnippetFileReading
+        read: @escaping @Sendable (_ source: SnippetFileSource) -> SnippetFileReading,
+        hiddenFileNames: Set<String> = [],
+        directoryRule: (@Sendable (_ directory: String, _ names: [String], _ root: String) -> DirectoryRule?)? = nil
     ) {
+        self.hiddenFileNames = hiddenFileNames
+        self.directoryRule = directoryRule
         self.format = format
         self.name = name
         self.nameSuffixes = nameSuffixes
@@ -157,4 +180,12 @@ struct SnippetOverride: Sendable {
     var scopes: [String]
     /// Where the header is.
     var position: SourcePosition
+}
+
+/// What a format makes of one directory from its entries' names.
+struct DirectoryRule {
+    /// The directory is not read at all.
+    var skips = false
+    /// Changes to the context of every file read under the directory, with the format whose files they change.
+    var changes: [(format: SnippetFormat, change: @Sendable (SnippetFileContext) -> SnippetFileContext)] = []
 }

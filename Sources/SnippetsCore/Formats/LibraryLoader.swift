@@ -292,6 +292,9 @@ public struct LibraryLoader: Sendable {
             return true
         }
 
+        /// The formats' changes to the contexts of files under the directories being walked (`DirectoryRule`).
+        var contextChanges: [(format: SnippetFormat, change: @Sendable (SnippetFileContext) -> SnippetFileContext)] = []
+
         /// Identities of the directories being walked, from the root down: a loop is one seen again. Changed in
         /// place around each descent (not copied per level), so a deep tree costs depth, not depth², set entries.
         var ancestors: Set<String> = []
@@ -319,16 +322,22 @@ public struct LibraryLoader: Sendable {
                     return
                 }
             }
+            let rules = FormatRegistry.directoryRules(path, names: names, root: root)
+            if rules.skips { return }
+            let changesBefore = contextChanges.count
+            contextChanges += rules.changes
+            defer { contextChanges.removeLast(contextChanges.count - changesBefore) }
             // Files first, then subdirectories, each in sorted order: SnipMate reads `c.snippets` and `c_*.snippets`
             // before `c/*.snippets`, and `snippet!` overrides depend on that order.
             var subdirectories: [String] = []
-            for name in names where !name.hasPrefix(".") {
+            for name in names where !name.hasPrefix(".") || FormatRegistry.hiddenFileNames.contains(name) {
                 let child = LibraryPath.join(path, name)
                 switch fileSystem.item(at: child) {
                 case .directory:
-                    subdirectories.append(child)
+                    if !name.hasPrefix(".") { subdirectories.append(child) }
                 case .file(let size):
-                    if let context = FormatRegistry.context(forFileAt: child, root: root) {
+                    if var context = FormatRegistry.context(forFileAt: child, root: root) {
+                        for (format, change) in contextChanges where format == context.format { context = change(context) }
                         visitFile(child, context: context, size: size)
                     }
                 case .unusable(let reason):

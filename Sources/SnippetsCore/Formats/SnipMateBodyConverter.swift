@@ -325,6 +325,12 @@ public enum SnipMateBacktick {
         guard compact.hasPrefix("strftime('"), compact.hasSuffix("')") else { return nil }
         let format = compact.dropFirst("strftime('".count).dropLast(2)
         guard !format.contains("'") else { return nil }
+        return dateText(strftime: format)
+    }
+
+    /// LSP text for a `strftime` format (Vim's `strftime`, Emacs's `format-time-string`: the same directives), or
+    /// nil when it uses a directive no date variable expresses.
+    static func dateText(strftime format: Substring) -> String? {
         var result = ""
         var iterator = format.makeIterator()
         while let character = iterator.next() {

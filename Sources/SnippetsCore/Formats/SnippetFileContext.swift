@@ -23,6 +23,11 @@ public struct SnippetFileContext: Hashable, Sendable {
     public var isProjectFile: Bool
     /// The name of the library layer the file belongs to (empty when read outside a layer).
     public var layer: String = ""
+    /// The major mode a yasnippet file belongs to (its folder under `snippets/`); nil for other formats.
+    public var mode: String?
+    /// Whether a snippet without a trigger of its own takes the file's name as trigger (yasnippet's rule; off under
+    /// `.yas-ignore-filenames-as-triggers`).
+    public var namesAreTriggers = true
 
     public init(format: SnippetFormat, scopes: [String]?, pathSnippet: PathSnippet? = nil, isProjectFile: Bool = false) {
         self.format = format

@@ -112,6 +112,20 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable, C
     /// A `snippet` without its `endsnippet`.
     case missingEndSnippet = "missing-endsnippet"
 
+    // MARK: yasnippet (`Formats/Yasnippet`)
+
+    case emacsLispBackquote = "emacs-lisp-backquote"
+    case emacsLispMirror = "emacs-lisp-mirror"
+    case emacsLispField = "emacs-lisp-field"
+    case yasnippetChoice = "yasnippet-choice"
+    case yasnippetIndentMarker = "yasnippet-indent-marker"
+    case emacsLispCondition = "emacs-lisp-condition"
+    case emacsLispExpandEnv = "emacs-lisp-expand-env"
+    case yasnippetCommand = "yasnippet-command"
+    case yasnippetBinding = "yasnippet-binding"
+    case unknownDirective = "unknown-directive"
+    case unknownSnippetType = "unknown-snippet-type"
+
     // MARK: Learned words (`LearnedWords.load`)
 
     /// A learned-words file that is not valid JSON.
