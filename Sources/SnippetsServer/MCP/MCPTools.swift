@@ -231,7 +231,7 @@ struct MCPTools: Sendable {
     static let getTool = MCP.Tool(
         name: "get_snippet", title: "Get a snippet",
         description: """
-            One snippet of the user's library by id (from search_snippets or ask_snippets): its body as written (LSP \
+            One real snippet from the user's own files, by id (from search_snippets or ask_snippets): its body as written (LSP \
             snippet syntax, with tabstops) and as plain text, its title, triggers, languages, layer, file and range, its \
             content hash and any problems its file has at that entry. Insert the body as given and cite the id.
             """,
