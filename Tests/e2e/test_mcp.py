@@ -18,7 +18,7 @@ import time
 import anyio
 import jsonschema
 import pytest
-from mcp import ClientSession, StdioServerParameters, types
+from mcp import Client, ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 
@@ -157,6 +157,16 @@ async def test_initialize_lists_tools_with_schemas_and_no_save_tool(tmp_path, li
             assert "real snippet" in tool.description or "cited" in tool.description
         # ask_snippets answers exactly a snippets/ask result: its schema is the protocol's, prose aside.
         assert tools["ask_snippets"].output_schema == stripped_of_prose(json.loads(ASK_SCHEMA.read_text()))
+
+
+async def test_the_sdks_default_client_probes_then_falls_back_to_the_handshake(tmp_path, library):
+    # `Client` (mode "auto") first sends the 2026-07-28 `server/discover`; a server of the handshake era answers it
+    # as an unknown method, and the client falls back to `initialize`.
+    parameters = StdioServerParameters(command=server_binary(), args=["mcp", "--library", str(library)], env=environment(tmp_path))
+    with (tmp_path / "stderr.txt").open("w") as errlog:
+        async with Client(parameters, read_timeout_seconds=TIMEOUT * 4) as client:
+            found = await client.call_tool("search_snippets", {"query": "vat"})
+            assert structured(found)["results"][0]["title"] == "VAT number"
 
 
 async def test_agent_session_search_ask_get(tmp_path, library):

@@ -69,7 +69,8 @@ public actor MCPServer {
         case .oversized(let prefix, let length):
             let id = MCPLineFramer.requestID(inPrefix: prefix)
             log("snippets-lsp mcp: refused a message of \(length) bytes (the most is \(framer.maximumLineLength))")
-            // A notification this long gets no reply; a request is answered even when its id could not be read.
+            // Answered with its id when the kept prefix holds it, else with a null id, as JSON-RPC says for a
+            // message whose id cannot be read.
             send(.response(id: id, result: .failure(.invalidRequest(
                 "message refused: it is \(length) bytes long, over the \(framer.maximumLineLength)-byte limit; no tool takes arguments that large"))))
         case .message(let bytes):
