@@ -223,7 +223,9 @@ struct MCPTools: Sendable {
             options.log("snippets-lsp mcp: \(problem)")
         }
         let response = AskResponse(result, encoding: .utf16, library: snapshot.library)
-        return try Self.result(response, text: AskCommand.text(for: result, library: snapshot.library))
+        var text = AskCommand.text(for: result, library: snapshot.library)
+        if !response.citations.isEmpty { text += "\n\nCited ids: " + response.citations.map(\.id).joined(separator: ", ") }
+        return try Self.result(response, text: text)
     }
 
     // MARK: - get_snippet
