@@ -45,10 +45,7 @@ public enum AskHandler: RequestHandler {
             // Neither "empty" nor "unreadable" would be true yet.
             throw ResponseError(code: -32803, message: "snippets/ask: the snippet library is still loading; ask again in a moment")
         }
-        let pipeline = AskPipeline(
-            library: snapshot.library, index: snapshot.index ?? TokenIndex(library: snapshot.library), facts: snapshot.askFacts,
-            model: model, modelStanding: standing, learned: snapshot.learned,
-            sources: FileSystemSnippetSources(fileSystem: DiskFileSystem()))
+        let pipeline = pipeline(over: snapshot, model: model, standing: standing)
         let token = params.workDoneToken
         if let token {
             await context.notify(
@@ -72,5 +69,14 @@ public enum AskHandler: RequestHandler {
             await context.server.log(problem)
         }
         return AskResponse(result, encoding: context.positionEncoding, library: snapshot.library)
+    }
+
+    /// The ask pipeline over `snapshot` with `model` in the role `standing` gives it, quotes read from the disk: the
+    /// one pipeline `snippets/ask` and `snippets-lsp mcp`'s `ask_snippets` both answer with.
+    static func pipeline(over snapshot: LibrarySnapshot, model: (any AskModel)?, standing: ModelStanding) -> AskPipeline {
+        AskPipeline(
+            library: snapshot.library, index: snapshot.index ?? TokenIndex(library: snapshot.library), facts: snapshot.askFacts,
+            model: model, modelStanding: standing, learned: snapshot.learned,
+            sources: FileSystemSnippetSources(fileSystem: DiskFileSystem()))
     }
 }

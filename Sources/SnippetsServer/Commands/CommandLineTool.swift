@@ -62,6 +62,7 @@ public enum CommandLineTool {
         EvalCommand.self,
         BenchCommand.self,
         DoctorCommand.self,
+        MCPCommand.self,
     ]
 
     public static var help: String {

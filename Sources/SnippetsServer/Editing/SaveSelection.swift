@@ -189,47 +189,18 @@ enum SaveSelection {
         let path = try destination(
             settings: context.settings, layers: await context.server.libraryLayers,
             environment: context.configuration.environment)
-        let library = context.library.library
         let scope = ["plaintext", "text", ""].contains(document.languageID) ? nil : document.languageID
-        let clashes: (String) -> Bool = { trigger in
-            library.snippets.contains { $0.triggers.contains(trigger) && library.applies($0, toLanguage: scope) }
-        }
-
-        let givenTitle = arguments.title?.trimmingWhitespace().nonEmpty
-        let givenTrigger = arguments.trigger?.trimmingWhitespace().nonEmpty
-        if let givenTrigger {
-            if givenTrigger.contains(where: \.isWhitespace) { throw refusal("a trigger cannot contain spaces") }
-            if let other = library.snippets.first(where: { $0.triggers.contains(givenTrigger) && library.applies($0, toLanguage: scope) }) {
-                throw refusal("the trigger \"\(givenTrigger)\" is already used by \"\(other.title)\"; choose another")
-            }
-        }
-        var chosen = NewSnippet(title: "", trigger: "", text: text, scope: scope, description: description)
-        let index = context.library.index
-        // Derived names step around whatever the fresh bytes hold; given names are refused on a clash.
-        func name(in original: [UInt8]?) {
-            let existing = SnippetFileEdit.entries(in: original)
-            chosen.title = givenTitle ?? unique(derivedTitle(from: hasText ? text : description ?? ""), separator: " ") { existing.titles.contains($0) }
-            let base =
-                hasText || description == nil
-                ? derivedTrigger(from: chosen.title)
-                : derivedTrigger(forQuestion: description ?? "") { index?.documentFrequency(of: [$0], language: scope) ?? 0 }
-            chosen.trigger = givenTrigger ?? unique(base) { existing.triggers.contains($0) || clashes($0) }
-        }
+        let request = SaveRequest(text: text, description: description, title: arguments.title, trigger: arguments.trigger, scope: scope)
+        try request.checkNames(in: context.library)
         if arguments.preview == true {
-            name(in: try? BoundedFileRead.contents(of: path, maximumSize: LibraryLoader.defaultMaximumFileSize))
+            let chosen = request.named(
+                in: try? BoundedFileRead.contents(of: path, maximumSize: LibraryLoader.defaultMaximumFileSize), snapshot: context.library)
             let uri = URL(fileURLWithPath: path).absoluteString
             return SaveSelectionResult(
                 path: path, id: SnippetID(fileURI: uri, key: chosen.title).rawValue, title: chosen.title, trigger: chosen.trigger,
                 isInLibrary: (try? checkDestination(path, libraryPaths: await context.server.libraryPaths)) != nil)
         }
-        do {
-            try writer.update(path) { original throws(SnippetFileEditError) in
-                name(in: original)
-                return try SnippetFileEdit.adding(chosen, to: original)
-            }
-        } catch {
-            throw refusal("\(path): \(error)")
-        }
+        let chosen = try request.write(to: path, snapshot: context.library, writer: writer)
         await context.server.reloadAndWait()
         let uri = URL(fileURLWithPath: path).absoluteString
         let id = SnippetID(fileURI: uri, key: chosen.title)
@@ -237,6 +208,75 @@ enum SaveSelection {
             $0.title == chosen.title && LanguageServer.fileKey($0.location.uri) == LanguageServer.fileKey(uri)
         }
         return SaveSelectionResult(path: path, id: id.rawValue, title: chosen.title, trigger: chosen.trigger, isInLibrary: served)
+    }
+}
+
+/// One snippet to add, named against the library in service and the target file's fresh bytes: what the editors'
+/// save and `snippets-lsp mcp`'s `save_snippet` both write through, with the same refusals.
+struct SaveRequest: Sendable {
+    /// The body, as literal text.
+    var text: String
+    /// The description; with an empty `text`, the question a snippet is saved for.
+    var description: String?
+    /// The title and trigger the user gave (blank counts as not given); derived when absent.
+    var title: String?
+    var trigger: String?
+    /// The language the snippet is for; nil for every language.
+    var scope: String?
+
+    init(text: String, description: String? = nil, title: String? = nil, trigger: String? = nil, scope: String? = nil) {
+        self.text = text
+        self.description = description
+        self.title = title?.trimmingWhitespace().nonEmpty
+        self.trigger = trigger?.trimmingWhitespace().nonEmpty
+        self.scope = scope
+    }
+
+    private var hasText: Bool { text.contains(where: { !$0.isWhitespace }) }
+
+    /// Refuses a given trigger with spaces, or one a snippet of the library already uses for this language.
+    func checkNames(in snapshot: LibrarySnapshot) throws(ResponseError) {
+        guard let trigger else { return }
+        if trigger.contains(where: \.isWhitespace) { throw SaveSelection.refusal("a trigger cannot contain spaces") }
+        let library = snapshot.library
+        if let other = library.snippets.first(where: { $0.triggers.contains(trigger) && library.applies($0, toLanguage: scope) }) {
+            throw SaveSelection.refusal("the trigger \"\(trigger)\" is already used by \"\(other.title)\"; choose another")
+        }
+    }
+
+    /// The entry to add to a file holding `original`: given names as they are, derived ones stepping around what the
+    /// file and the library hold.
+    func named(in original: [UInt8]?, snapshot: LibrarySnapshot) -> NewSnippet {
+        let library = snapshot.library
+        let existing = SnippetFileEdit.entries(in: original)
+        var chosen = NewSnippet(title: "", trigger: "", text: text, scope: scope, description: description)
+        chosen.title = title ?? SaveSelection.unique(SaveSelection.derivedTitle(from: hasText ? text : description ?? ""), separator: " ") {
+            existing.titles.contains($0)
+        }
+        let base =
+            hasText || description == nil
+            ? SaveSelection.derivedTrigger(from: chosen.title)
+            : SaveSelection.derivedTrigger(forQuestion: description ?? "") { snapshot.index?.documentFrequency(of: [$0], language: scope) ?? 0 }
+        chosen.trigger = trigger ?? SaveSelection.unique(base) { candidate in
+            existing.triggers.contains(candidate)
+                || library.snippets.contains { $0.triggers.contains(candidate) && library.applies($0, toLanguage: scope) }
+        }
+        return chosen
+    }
+
+    /// Adds the entry to `path` through `writer` (every byte already there kept; named again from fresh bytes if
+    /// the file changed meanwhile) and returns what was written.
+    func write(to path: String, snapshot: LibrarySnapshot, writer: SnippetFileWriter) throws(ResponseError) -> NewSnippet {
+        var chosen = NewSnippet(title: "", trigger: "", text: text)
+        do {
+            try writer.update(path) { original throws(SnippetFileEditError) in
+                chosen = named(in: original, snapshot: snapshot)
+                return try SnippetFileEdit.adding(chosen, to: original)
+            }
+        } catch {
+            throw SaveSelection.refusal("\(path): \(error)")
+        }
+        return chosen
     }
 }
 
