@@ -60,6 +60,7 @@ public enum CommandLineTool {
         EvalCommand.self,
         BenchCommand.self,
         DoctorCommand.self,
+        YAMLDumpCommand.self,
     ]
 
     public static var help: String {
