@@ -5,11 +5,10 @@ import Dispatch
 /// - a directory holding a `package.json` with `contributes.snippets` is read through it: only the files it names,
 ///   with the languages it gives them; nothing else in that directory tree is read.
 /// - otherwise directories are walked recursively (a directory's files in sorted order, then its subdirectories in
-///   sorted order, as SnipMate reads `c.snippets` before `c/*.snippets`), skipping hidden entries (`.git`, …); these
-///   files are read: `<language>.json` (snippets for that language), `*.code-snippets` (global unless a snippet
-///   says `scope`), `*.snippets` and `*.snippet` (SnipMate, scope from the path, see `snipMateContext`).
-///   Files with other extensions (README, LICENSE, …) and `package.json` files without snippets are skipped
-///   without a diagnostic: a library directory is allowed to hold other things.
+///   sorted order, as SnipMate reads `c.snippets` before `c/*.snippets`), skipping hidden entries (`.git`, …); a
+///   file is read when a format of `FormatRegistry` recognises it by its name and place, with that format's reader.
+///   Other files (README, LICENSE, …) and `package.json` files without snippets are skipped without a diagnostic: a
+///   library directory is allowed to hold other things.
 /// - a workspace root contributes its `.vscode/*.code-snippets` files (project snippets).
 ///
 /// Every problem becomes a diagnostic and the rest of the library still loads: a missing or unusable path
@@ -98,60 +97,12 @@ public struct LibraryLoader: Sendable {
         readFile(at: LibraryPath.normalize(path), context: context).file
     }
 
-    /// How a file found while walking `root` is read, from its name and place; nil when it is not a snippet file.
-    public static func context(forFileAt path: String, root: String) -> SnippetFileContext? {
-        let name = LibraryPath.name(path)
-        if name == "package.json" { return nil }
-        if name.hasSuffix(".code-snippets") {
-            return SnippetFileContext(kind: .vscode, scopes: nil)
-        }
-        if name.hasSuffix(".json") {
-            return SnippetFileContext(kind: .vscode, scopes: [String(name.dropLast(5))])
-        }
-        if name.hasSuffix(".snippets") || name.hasSuffix(".snippet") {
-            return snipMateContext(forFileAt: path, root: root)
-        }
-        return nil
-    }
-
-    /// SnipMate's scope rules, relative to the nearest enclosing directory named `snippets` (or the library root):
-    /// `<scope>.snippets`, `<scope>_<name>.snippets`, `<scope>/<name>.snippets`, `<scope>/<trigger>.snippet`,
-    /// `<scope>/<trigger>/<description>.snippet`. The scope `_` means global.
-    public static func snipMateContext(forFileAt path: String, root: String) -> SnippetFileContext {
-        let name = LibraryPath.name(path)
-        let isSingle = name.hasSuffix(".snippet")
-        let stem = String(name.dropLast(isSingle ? 8 : 9))
-        // Directories between the scope directory (`snippets/` or the root) and the file.
-        var directories: [String] = []
-        var directory = LibraryPath.parent(path)
-        let normalizedRoot = LibraryPath.normalize(root)
-        while directory != normalizedRoot, LibraryPath.name(directory) != "snippets", directory != "/", directory != "." {
-            directories.insert(LibraryPath.name(directory), at: 0)
-            directory = LibraryPath.parent(directory)
-        }
-        func scopes(_ scope: String) -> [String] { scope == "_" || scope.isEmpty ? [] : [scope] }
-        if isSingle {
-            switch directories.count {
-            case 0: return SnippetFileContext(kind: .snipmateSingle(trigger: stem, description: nil), scopes: [])
-            case 1: return SnippetFileContext(kind: .snipmateSingle(trigger: stem, description: nil), scopes: scopes(directories[0]))
-            default:
-                return SnippetFileContext(
-                    kind: .snipmateSingle(trigger: directories[1], description: stem), scopes: scopes(directories[0]))
-            }
-        }
-        if let scope = directories.first {
-            return SnippetFileContext(kind: .snipmateFile, scopes: scopes(scope))
-        }
-        let scope = stem.hasPrefix("_") ? "_" : String(stem.split(separator: "_", maxSplits: 1).first ?? Substring(stem))
-        return SnippetFileContext(kind: .snipmateFile, scopes: scopes(scope))
-    }
-
     /// Reads one file: size limit, bytes, text checks, then the format's reader.
     func readFile(at path: String, context: SnippetFileContext, knownSize: Int? = nil) -> (
-        file: SnippetFile, overrides: [SnipMateReader.Override]
+        file: SnippetFile, overrides: [SnippetOverride]
     ) {
         let uri = LibraryPath.fileURI(path)
-        func failed(_ code: String, _ message: String) -> (SnippetFile, [SnipMateReader.Override]) {
+        func failed(_ code: String, _ message: String) -> (SnippetFile, [SnippetOverride]) {
             var file = SnippetFile(
                 uri: uri, path: path, format: context.format,
                 diagnostics: [
@@ -197,23 +148,17 @@ public struct LibraryLoader: Sendable {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             return failed("binary-file", "the file is not valid UTF-8 text, so it was not read")
         }
-        var file: SnippetFile
-        var overrides: [SnipMateReader.Override] = []
-        switch context.kind {
-        case .vscode:
-            file = VSCodeSnippetReader.read(bytes: bytes, text: text, uri: uri, path: path, context: context, checkBody: checkBody)
-        case .snipmateFile, .snipmateSingle:
-            let output = SnipMateReader.read(text: text, uri: uri, path: path, context: context, checkBody: checkBody)
-            file = output.file
-            overrides = output.overrides
-        }
+        let context = FormatRegistry.context(context, claimedBy: text)
+        let reading = FormatRegistry.format(context.format).read(
+            SnippetFileSource(bytes: bytes, text: text, uri: uri, path: path, context: context, checkBody: checkBody))
+        var file = reading.file
         file.diagnostics.sort { $0.position < $1.position }
         file.contentHash = FNV1a.hash(bytes)
         if !context.layer.isEmpty {
             file.layer = context.layer
             for index in file.snippets.indices { file.snippets[index].layer = context.layer }
         }
-        return (file, overrides)
+        return (file, reading.overrides)
     }
 
     /// "UTF-16" (with a byte-order mark), "UTF-16LE" or "UTF-16BE" (without one: every other byte of the start is
@@ -234,7 +179,7 @@ public struct LibraryLoader: Sendable {
         let loader: LibraryLoader
         var files: [SnippetFile] = []
         var loaderDiagnostics: [LibraryDiagnostic] = []
-        var overrides: [(fileIndex: Int, override: SnipMateReader.Override)] = []
+        var overrides: [(fileIndex: Int, override: SnippetOverride)] = []
         /// The name of the layer being walked.
         var layer = ""
         /// Canonical paths of the files and directories read, so nothing is read twice.
@@ -268,12 +213,12 @@ public struct LibraryLoader: Sendable {
                     if !visitManifest(at: path, size: size) {
                         report(.warning, "no-snippets", "'\(path)' has no 'contributes.snippets', so no snippets were read from it", path: path)
                     }
-                } else if let context = LibraryLoader.context(forFileAt: path, root: LibraryPath.parent(path)) {
+                } else if let context = FormatRegistry.context(forFileAt: path, root: LibraryPath.parent(path)) {
                     visitFile(path, context: context, size: size)
                 } else {
                     report(
                         .error, "unknown-format",
-                        "'\(path)' is not a snippet file (expected .json, .code-snippets, .snippets or .snippet)", path: path)
+                        "'\(path)' is not a snippet file (expected \(FormatRegistry.expectedFileNames))", path: path)
                 }
             }
         }
@@ -287,7 +232,7 @@ public struct LibraryLoader: Sendable {
                 let path = LibraryPath.join(directory, name)
                 switch fileSystem.item(at: path) {
                 case .file(let size):
-                    visitFile(path, context: SnippetFileContext(kind: .vscode, scopes: nil, isProjectFile: true), size: size)
+                    visitFile(path, context: SnippetFileContext(format: .vscode, scopes: nil, isProjectFile: true), size: size)
                 case .unusable(let reason):
                     report(.error, ProblemCode.unusablePath, "'\(path)' cannot be used: \(reason)", path: path)
                 case .missing, .directory:
@@ -314,7 +259,7 @@ public struct LibraryLoader: Sendable {
             pending = []
             guard !reads.isEmpty else { return }
             let loader = loader
-            let results = UnsafeMutableBufferPointer<(file: SnippetFile, overrides: [SnipMateReader.Override])?>.allocate(capacity: reads.count)
+            let results = UnsafeMutableBufferPointer<(file: SnippetFile, overrides: [SnippetOverride])?>.allocate(capacity: reads.count)
             results.initialize(repeating: nil)
             defer {
                 results.deinitialize()
@@ -345,7 +290,7 @@ public struct LibraryLoader: Sendable {
             for entry in manifest.entries {
                 switch fileSystem.item(at: entry.path) {
                 case .file(let size):
-                    visitFile(entry.path, context: SnippetFileContext(kind: .vscode, scopes: entry.languages), size: size)
+                    visitFile(entry.path, context: SnippetFileContext(format: .vscode, scopes: entry.languages), size: size)
                 case .missing:
                     sink = DiagnosticSink(uri: sink.uri, table: sink.table)
                     sink.add(.error, "missing-file", "'contributes.snippets' names '\(entry.path)', which does not exist", at: entry.offset)
@@ -395,7 +340,7 @@ public struct LibraryLoader: Sendable {
                 case .directory:
                     subdirectories.append(child)
                 case .file(let size):
-                    if let context = LibraryLoader.context(forFileAt: child, root: root) {
+                    if let context = FormatRegistry.context(forFileAt: child, root: root) {
                         visitFile(child, context: context, size: size)
                     }
                 case .unusable(let reason):

@@ -1,3 +1,26 @@
+extension SnippetFormat {
+    /// SnipMate files (`*.snippets`, `*.snippet`).
+    public static let snipmate = SnippetFormat(rawValue: "snipmate")
+}
+
+extension SnippetFileFormat {
+    /// SnipMate: `*.snippets` (many snippets) and `*.snippet` (one), their scope from the path
+    /// (`SnipMateReader.context(forFileAt:root:)`).
+    public static let snipMate = SnippetFileFormat(
+        format: .snipmate, name: "SnipMate", nameSuffixes: [".snippets", ".snippet"],
+        watchGlobs: ["**/*.snippets", "**/*.snippet"], readsByPlace: true,
+        recognize: { path, root in
+            let name = LibraryPath.name(path)
+            guard name.hasSuffix(".snippets") || name.hasSuffix(".snippet") else { return nil }
+            return SnipMateReader.context(forFileAt: path, root: root)
+        },
+        read: { source in
+            let output = SnipMateReader.read(
+                text: source.text, uri: source.uri, path: source.path, context: source.context, checkBody: source.checkBody)
+            return SnippetFileReading(file: output.file, overrides: output.overrides)
+        })
+}
+
 /// Reads SnipMate `*.snippets` and `*.snippet` files as honza/vim-snippets writes them.
 ///
 /// - `snippet TRIGGER [DESCRIPTION]` starts a snippet; its body is the following lines that start with a hard tab
@@ -12,19 +35,44 @@
 ///   *and* description twice in one file is a `duplicate-prefix` warning (both are kept, numbered in their IDs).
 /// - Title: the description without surrounding quotes, or the trigger when there is none.
 enum SnipMateReader {
-    /// A `snippet!` or `snippet!!` header, resolved against earlier files by the loader.
-    struct Override: Sendable {
-        /// Index of the overriding snippet in the file's snippets; nil for `snippet!!`, which adds nothing.
-        var snippetIndex: Int?
-        var trigger: String
-        var scopes: [String]
-        /// UTF-8 offset and position of the header.
-        var position: SourcePosition
+    /// SnipMate's scope rules, relative to the nearest enclosing directory named `snippets` (or the library root):
+    /// `<scope>.snippets`, `<scope>_<name>.snippets`, `<scope>/<name>.snippets`, `<scope>/<trigger>.snippet`,
+    /// `<scope>/<trigger>/<description>.snippet`. The scope `_` means global. UltiSnips names its files by the same
+    /// rules under a folder named `UltiSnips` (`anchor`).
+    static func context(
+        forFileAt path: String, root: String, anchor: String = "snippets", format: SnippetFormat = .snipmate
+    ) -> SnippetFileContext {
+        let name = LibraryPath.name(path)
+        let isSingle = name.hasSuffix(".snippet")
+        let stem = String(name.dropLast(isSingle ? 8 : 9))
+        // Directories between the scope directory (`snippets/` or the root) and the file.
+        var directories: [String] = []
+        var directory = LibraryPath.parent(path)
+        let normalizedRoot = LibraryPath.normalize(root)
+        while directory != normalizedRoot, LibraryPath.name(directory) != anchor, directory != "/", directory != "." {
+            directories.insert(LibraryPath.name(directory), at: 0)
+            directory = LibraryPath.parent(directory)
+        }
+        func scopes(_ scope: String) -> [String] { scope == "_" || scope.isEmpty ? [] : [scope] }
+        if isSingle {
+            switch directories.count {
+            case 0: return SnippetFileContext(format: format, scopes: [], pathSnippet: .init(trigger: stem))
+            case 1: return SnippetFileContext(format: format, scopes: scopes(directories[0]), pathSnippet: .init(trigger: stem))
+            default:
+                return SnippetFileContext(
+                    format: format, scopes: scopes(directories[0]), pathSnippet: .init(trigger: directories[1], description: stem))
+            }
+        }
+        if let scope = directories.first {
+            return SnippetFileContext(format: format, scopes: scopes(scope))
+        }
+        let scope = stem.hasPrefix("_") ? "_" : String(stem.split(separator: "_", maxSplits: 1).first ?? Substring(stem))
+        return SnippetFileContext(format: format, scopes: scopes(scope))
     }
 
     struct Output {
         var file: SnippetFile
-        var overrides: [Override]
+        var overrides: [SnippetOverride]
     }
 
     static func read(text: String, uri: String, path: String, context: SnippetFileContext, checkBody: SnippetBodyChecker?)
@@ -35,8 +83,8 @@ enum SnipMateReader {
         let text = text.hasPrefix("\u{FEFF}") ? String(text.unicodeScalars.dropFirst()) : text
         let table = LineTable(text)
         var reader = Reader(uri: uri, context: context, checkBody: checkBody, sink: DiagnosticSink(uri: uri, table: table))
-        if case .snipmateSingle(let trigger, let description) = context.kind {
-            reader.readSingle(trigger: trigger, description: description)
+        if let single = context.pathSnippet {
+            reader.readSingle(trigger: single.trigger, description: single.description)
         } else {
             reader.readFile()
         }
@@ -63,7 +111,7 @@ enum SnipMateReader {
         let checkBody: SnippetBodyChecker?
         var sink: DiagnosticSink
         var snippets: [Snippet] = []
-        var overrides: [Override] = []
+        var overrides: [SnippetOverride] = []
         var extensions: [String: [String]] = [:]
         var priority = 0
         /// How often each trigger+description key was seen, for IDs and duplicate warnings.
@@ -173,7 +221,7 @@ enum SnipMateReader {
             let headerPosition = table.position(ofUTF8Offset: rangeStart)
             let title = header.description.map(Self.strippingQuotes) ?? header.trigger
             if header.bangs == 2 {
-                overrides.append(Override(snippetIndex: nil, trigger: header.trigger, scopes: scopes, position: headerPosition))
+                overrides.append(SnippetOverride(snippetIndex: nil, trigger: header.trigger, scopes: scopes, position: headerPosition))
                 return
             }
             guard bodyLines.contains(where: { !$0.text.isEmpty }) else {
@@ -203,7 +251,7 @@ enum SnipMateReader {
             let end = last.offset + last.text.utf8.count
             if header.bangs == 1 {
                 overrides.append(
-                    Override(snippetIndex: snippets.count, trigger: header.trigger, scopes: scopes, position: headerPosition))
+                    SnippetOverride(snippetIndex: snippets.count, trigger: header.trigger, scopes: scopes, position: headerPosition))
             }
             snippets.append(
                 Snippet(

@@ -1,17 +1,21 @@
 /// What the loader decided about a snippet file from where it found it: enough to read that one file again later
 /// (on a change notification) exactly as the full load read it.
 public struct SnippetFileContext: Hashable, Sendable {
-    /// Which reader handles the file.
-    public enum Kind: Hashable, Sendable {
-        /// VS Code JSON (`*.json`, `*.code-snippets`).
-        case vscode
-        /// A SnipMate `*.snippets` file holding many snippets.
-        case snipmateFile
-        /// A SnipMate `*.snippet` file: the whole file is the body of one snippet.
-        case snipmateSingle(trigger: String, description: String?)
+    /// A file that is one snippet, whose trigger (and description) its path gives (SnipMate's `*.snippet`).
+    public struct PathSnippet: Hashable, Sendable {
+        public var trigger: String
+        public var description: String?
+
+        public init(trigger: String, description: String? = nil) {
+            self.trigger = trigger
+            self.description = description
+        }
     }
 
-    public var kind: Kind
+    /// Which entry of `FormatRegistry` reads the file.
+    public var format: SnippetFormat
+    /// Set when the whole file is the body of one snippet named by its path; nil for a file of many snippets.
+    public var pathSnippet: PathSnippet?
     /// Scopes every snippet of the file gets, decided by the file's name (`go.json`, `python.snippets`) or by a
     /// `package.json` manifest. Nil means the file's own `scope` fields decide (`*.code-snippets`); empty means global.
     public var scopes: [String]?
@@ -20,18 +24,11 @@ public struct SnippetFileContext: Hashable, Sendable {
     /// The name of the library layer the file belongs to (empty when read outside a layer).
     public var layer: String = ""
 
-    public init(kind: Kind, scopes: [String]?, isProjectFile: Bool = false) {
-        self.kind = kind
+    public init(format: SnippetFormat, scopes: [String]?, pathSnippet: PathSnippet? = nil, isProjectFile: Bool = false) {
+        self.format = format
         self.scopes = scopes
+        self.pathSnippet = pathSnippet
         self.isProjectFile = isProjectFile
-    }
-
-    /// The format this context reads.
-    public var format: SnippetFormat {
-        switch kind {
-        case .vscode: .vscode
-        case .snipmateFile, .snipmateSingle: .snipmate
-        }
     }
 }
 

@@ -1,3 +1,29 @@
+extension SnippetFormat {
+    /// VS Code snippet files (`*.json`, `*.code-snippets`, and the files a `package.json` names).
+    public static let vscode = SnippetFormat(rawValue: "vscode")
+}
+
+extension SnippetFileFormat {
+    /// VS Code JSON: `<language>.json` gives its snippets that language, `*.code-snippets` leaves it to each
+    /// snippet's `scope`. A `package.json` is a manifest (read by the loader's walk), never a snippet file.
+    public static let vscode = SnippetFileFormat(
+        format: .vscode, name: "VS Code", nameSuffixes: [".json", ".code-snippets"],
+        watchGlobs: ["**/*.json", "**/*.code-snippets"], readsByPlace: false,
+        recognize: { path, _ in
+            let name = LibraryPath.name(path)
+            if name == "package.json" { return nil }
+            if name.hasSuffix(".code-snippets") { return SnippetFileContext(format: .vscode, scopes: nil) }
+            if name.hasSuffix(".json") { return SnippetFileContext(format: .vscode, scopes: [String(name.dropLast(5))]) }
+            return nil
+        },
+        read: { source in
+            SnippetFileReading(
+                file: VSCodeSnippetReader.read(
+                    bytes: source.bytes, text: source.text, uri: source.uri, path: source.path, context: source.context,
+                    checkBody: source.checkBody))
+        })
+}
+
 /// Reads VS Code snippet files (`*.json`, `*.code-snippets`) as VS Code does:
 ///
 /// - the file is JSONC: one object whose members are snippets, or groups (an object whose members are snippets,

@@ -52,10 +52,25 @@ public struct SnippetID: Hashable, Comparable, Sendable, Codable, CustomStringCo
     public var description: String { rawValue }
 }
 
-/// The snippet file format an entry was read from.
-public enum SnippetFormat: String, Sendable, Codable {
-    case vscode
-    case snipmate
+/// The snippet file format an entry was read from: the `format` of one entry of `FormatRegistry` (each format's
+/// constant is declared beside its entry). The raw value is what `check --json` prints as a file's `format`.
+public struct SnippetFormat: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public var rawValue: String
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public var description: String { rawValue }
 }
 
 /// One snippet from the user's library, with where it came from.

@@ -170,6 +170,8 @@ struct CheckReport: Encodable {
     var totals: Totals
     /// With `--client`: what the library loses in that editor.
     var client: ClientLossReport?
+    /// What the formats of the files read say about themselves (`FormatRegistry.checkNotes(for:)`); nil when none does.
+    var formatNotes: [String]?
 
     init(library snippetLibrary: SnippetLibrary, paths: LibraryPaths, learnedWordsDiagnostics: [LibraryDiagnostic] = []) {
         library = Library(paths: paths.paths, source: paths.source.rawValue)
@@ -203,6 +205,8 @@ struct CheckReport: Encodable {
                         column: snippet.location.range.start.utf8Column + 1, layer: snippet.layer, title: snippet.title)
                 })
         }
+        let notes = FormatRegistry.checkNotes(for: snippetLibrary.files)
+        formatNotes = notes.isEmpty ? nil : notes
         totals = Totals(
             snippets: snippetLibrary.snippets.count, files: snippetLibrary.files.count, errors: count(all, .error),
             warnings: count(all, .warning), notes: count(all, .note), hints: count(all, .hint))
@@ -238,6 +242,7 @@ struct CheckReport: Encodable {
             lines.append(summary)
             for diagnostic in byURI[file.uri] ?? [] { lines.append(line(diagnostic)) }
         }
+        lines += formatNotes ?? []
         var summary =
             "\(totals.snippets) snippet\(totals.snippets == 1 ? "" : "s") in \(totals.files) file\(totals.files == 1 ? "" : "s"), \(totals.problems) problem\(totals.problems == 1 ? "" : "s")"
         if totals.conflicts > 0 {

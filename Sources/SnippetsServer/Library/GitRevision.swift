@@ -262,7 +262,7 @@ public enum GitRevision {
             }
             // Tracked, in the layer, not loaded: gone from the disk, or a file the loader passed over.
             let absolute = LibraryPath.join(workTree, relative)
-            guard LibraryLoader.context(forFileAt: absolute, root: layerRoot) != nil else { continue }
+            guard FormatRegistry.context(forFileAt: absolute, root: layerRoot) != nil else { continue }
             guard exists(absolute) else { return IndexScan(isTrackedFileGone: true) }
             if (scan.unloadedTracked?.count ?? 0) < maximumUnloadedTracked {
                 scan.unloadedTracked?.append(absolute)
@@ -273,16 +273,9 @@ public enum GitRevision {
         return scan
     }
 
-    /// Whether a path's name has a snippet file's extension (what `LibraryLoader.context(forFileAt:root:)` looks at
-    /// first), from its last bytes.
+    /// Whether a path's name may be a snippet file's (`FormatRegistry.mayBeSnippetFile(named:)`), from its bytes.
     static func looksLikeSnippetFile(_ path: [UInt8]) -> Bool {
-        func hasSuffix(_ suffix: StaticString) -> Bool {
-            let count = suffix.utf8CodeUnitCount
-            guard path.count > count else { return false }
-            let tail = UnsafeBufferPointer(start: suffix.utf8Start, count: count)
-            return path[(path.count - count)...].elementsEqual(tail)
-        }
-        return hasSuffix(".json") || hasSuffix(".code-snippets") || hasSuffix(".snippets") || hasSuffix(".snippet")
+        FormatRegistry.mayBeSnippetFile(named: path)
     }
 
     /// The revision of `layer`, whose loaded files are `files`: git when a work tree holds it and `HEAD` can be

@@ -341,7 +341,7 @@ extension LanguageServer {
                 var isDirectory: ObjCBool = false
                 let exists = FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory)
                 if exists && !isDirectory.boolValue { return [["globPattern": .string(root)]] }
-                return [["globPattern": .string(root + "/**/*")]]
+                return FormatRegistry.watchGlobs.map { ["globPattern": .string(root + "/" + $0)] }
             }
             let registration: JSONValue = [
                 "registrations": [[
