@@ -371,7 +371,7 @@ enum EspansoReader {
             return nil
         }
         let vars = variables(entry.member("vars")?.value, sink: &group.sink) + groupVariables
-        var converter = EspansoReplacement(variables: vars, globals: globals) { byTrigger[$0] }
+        var converter = EspansoReplacement(triggers: triggers, variables: vars, globals: globals) { byTrigger[$0] }
         converter.append(scalar, fields: isForm)
         for note in converter.notes {
             group.sink.add(note.severity, note.code, note.message, at: note.offset)

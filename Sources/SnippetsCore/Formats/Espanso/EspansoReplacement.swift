@@ -47,17 +47,27 @@ struct EspansoReplacement {
     /// Tabstops already given to a variable (or `var.field`), so a second use mirrors the first.
     private var tabstops: [String: Int] = [:]
     private var cursorPlaced = false
-    /// The names being expanded (a variable or match naming itself stops here).
+    /// The variables and matches being expanded (one naming itself stops here), each variable with the scope
+    /// of the match it belongs to (a nested match's `two` is not the outer match's `two`).
     private var expanding: [String] = []
+    private var scope = 0
+    private var scopes = 0
+    /// What one body may still expand: nested matches multiply, so a hostile file could ask for exponential text.
+    private var expansionBudget = EspansoReplacement.maximumExpansions
 
-    init(variables: [Variable], globals: [Variable], matchByTrigger: @escaping (String) -> (text: String, scalar: YAMLScalar, vars: [Variable])?) {
+    /// A conversion for the match whose triggers are `triggers` (a `match` variable naming one of them is a loop).
+    init(triggers: [String] = [], variables: [Variable], globals: [Variable], matchByTrigger: @escaping (String) -> (text: String, scalar: YAMLScalar, vars: [Variable])?) {
         self.variables = variables
         self.globals = globals
         self.matchByTrigger = matchByTrigger
+        self.expanding = triggers.map { "match:" + $0 }
     }
 
     /// How deep `echo`, `random` and `match` expansions may nest.
     static let maximumExpansionDepth = 8
+    /// How many references one body may expand, and how long it may grow by expanding them.
+    static let maximumExpansions = 4096
+    static let maximumBodyBytes = 1 << 20
 
     mutating func note(_ severity: LibraryDiagnostic.Severity, _ code: String, _ message: String, at offset: Int) {
         notes.append(Note(severity: severity, code: code, message: message, offset: offset))
@@ -201,18 +211,28 @@ struct EspansoReplacement {
         guard let variable = variable(named: name) else {
             constructs[.undefinedReference, default: 0] += 1
             note(
-                .warning, "espanso-undefined-variable",
-                "'{{\(reference)}}' names no variable of this match or of the file's global_vars; it becomes a placeholder",
+                .note, "espanso-undefined-variable",
+                "'{{\(reference)}}' names no variable of this match, nor a global_vars entry of this file or its imports; it becomes a placeholder",
                 at: offset)
             placeholder("?" + reference, text: reference, from: offset)
             return
         }
-        guard !expanding.contains(name), depth < Self.maximumExpansionDepth else {
+        let key = "\(scope):\(name)"
+        guard !expanding.contains(key), depth < Self.maximumExpansionDepth else {
             note(.warning, "espanso-variable-loop", "the variable '\(name)' uses itself; it becomes a placeholder here", at: offset)
             placeholder("?" + reference, text: name, from: offset)
             return
         }
-        expanding.append(name)
+        guard expansionBudget > 0, body.utf8.count < Self.maximumBodyBytes else {
+            noteOnce(
+                .warning, "espanso-expansion-limit",
+                "this match expands more than \(Self.maximumExpansions) references or past \(Self.maximumBodyBytes) bytes; the rest become placeholders",
+                at: offset)
+            placeholder("?" + reference, text: name, from: offset)
+            return
+        }
+        expansionBudget -= 1
+        expanding.append(key)
         defer { expanding.removeLast() }
         let definition = variable.typeNode.range.lowerBound
         let params = variable.params
@@ -257,18 +277,31 @@ struct EspansoReplacement {
         case "match":
             constructs[.match, default: 0] += 1
             let trigger = params?.member("trigger")?.value.string ?? ""
-            if let nested = matchByTrigger(trigger) {
-                let saved = variables
+            if expanding.contains("match:" + trigger) {
+                note(
+                    .warning, "espanso-variable-loop",
+                    "the match variable '\(name)' names the trigger '\(trigger)' of a match it is part of; it becomes a placeholder here",
+                    at: offset)
+                placeholder(name, text: name, from: offset)
+            } else if let nested = matchByTrigger(trigger) {
+                let saved = (variables, scope)
                 variables = nested.vars
+                scopes += 1
+                scope = scopes
+                expanding.append("match:" + trigger)
                 append(nested.scalar, depth: depth + 1)
-                variables = saved
+                expanding.removeLast()
+                (variables, scope) = saved
             } else {
                 noteOnce(
-                    .warning, "espanso-match-not-found",
-                    "the match variable '\(name)' names the trigger '\(trigger)', which no match of this file has; it becomes a placeholder",
+                    .note, "espanso-match-not-found",
+                    "the match variable '\(name)' names the trigger '\(trigger)', which no match of this file or its imports has; it becomes a placeholder",
                     at: definition)
                 placeholder(name, text: name, from: offset)
             }
+        case "regex-group":
+            // A named group of the match's regex trigger: what the typed text held there (the regex is noted).
+            placeholder(name, text: name, from: offset)
         case "shell", "script":
             constructs[variable.type == "shell" ? .shell : .script, default: 0] += 1
             noteOnce(
