@@ -22,7 +22,7 @@ public enum YAML {
     }
 
     /// Nesting deeper than this is refused rather than risking the stack on hostile input.
-    public static let maximumDepth = 256
+    public static let maximumDepth = 64
     /// The most nodes a document may stand for with its aliases expanded ("billion laughs" stops here).
     public static let maximumWeight = 1_000_000
 }
