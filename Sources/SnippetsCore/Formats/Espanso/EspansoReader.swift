@@ -111,29 +111,37 @@ enum EspansoReader {
         var groups = [Group(uri: source.uri, path: source.path, sink: sink, root: root, contributesSnippets: true)]
         readImports(of: 0, into: &groups, source: source)
         for index in groups.indices {
-            groups[index].globals = variables(groups[index].root?.member("global_vars")?.value, sink: &groups[index].sink)
+            groups[index].globals = variables(groups[index].root?.member("global_vars")?.value, sink: &groups[index].sink, group: index)
+            for note in groups[index].globals.compactMap(EspansoReplacement.notRunNote) {
+                groups[index].sink.add(note.severity, note.code, note.message, at: note.offset)
+            }
         }
         // Imported files' globals first, the file's own last, so its own win a name they share.
         let globals = groups.dropFirst().flatMap(\.globals) + groups[0].globals
-        var byTrigger: [String: (text: String, scalar: YAMLScalar, vars: [EspansoReplacement.Variable])] = [:]
+        var byTrigger: [String: EspansoReplacement.Nested] = [:]
         for index in groups.indices.reversed() {
             for entry in groups[index].root?.member("matches")?.value.items ?? [] {
                 guard let replace = entry.member("replace")?.value.scalar, !replace.isNull else { continue }
                 var scratch = DiagnosticSink(uri: groups[index].uri, table: groups[index].sink.table)
-                let vars = variables(entry.member("vars")?.value, sink: &scratch)
-                for trigger in triggers(of: entry) { byTrigger[trigger] = (replace.value, replace, vars) }
+                let vars = variables(entry.member("vars")?.value, sink: &scratch, group: index)
+                for trigger in triggers(of: entry) { byTrigger[trigger] = .init(scalar: replace, vars: vars, group: index) }
             }
         }
         let package = packageName(source)
         var snippets: [Snippet] = []
         var occurrences: [String: Int] = [:]
+        var said: Set<String> = []
+        var elsewhere: [EspansoReplacement.Note] = []
         for index in groups.indices where groups[index].contributesSnippets {
             var group = groups[index]
             let seed = SnippetID.FileSeed(fileURI: group.uri)
             readMatches(
                 of: &group, globals: globals, byTrigger: byTrigger, package: package, seed: seed, checkBody: source.checkBody,
-                occurrences: &occurrences, into: &snippets)
+                occurrences: &occurrences, into: &snippets, groupIndex: index, said: &said, elsewhere: &elsewhere)
             groups[index] = group
+        }
+        for note in elsewhere {
+            groups[note.group].sink.add(note.severity, note.code, note.message, at: note.offset)
         }
         file.snippets = snippets
         file.diagnostics = groups.flatMap(\.sink.diagnostics)
@@ -216,7 +224,7 @@ enum EspansoReader {
     }
 
     /// The variables of a `vars` or `global_vars` list; malformed entries are reported and left out.
-    static func variables(_ node: YAMLNode?, sink: inout DiagnosticSink) -> [EspansoReplacement.Variable] {
+    static func variables(_ node: YAMLNode?, sink: inout DiagnosticSink, group: Int) -> [EspansoReplacement.Variable] {
         guard let node, !node.isNull else { return [] }
         guard let items = node.items else {
             sink.add(.warning, "espanso-vars", "variables are a list of {name, type, params}; this is \(node.typeDescription)", at: node.range.lowerBound)
@@ -230,7 +238,7 @@ enum EspansoReader {
                 sink.add(.warning, "espanso-vars", "a variable needs a 'name' and a 'type'; this one is left out", at: item.range.lowerBound)
                 continue
             }
-            result.append(.init(name: name, type: type, typeNode: typeNode, node: item, params: item.member("params")?.value))
+            result.append(.init(name: name, type: type, typeNode: typeNode, node: item, params: item.member("params")?.value, group: group))
         }
         return result
     }
@@ -282,8 +290,9 @@ enum EspansoReader {
 
     static func readMatches(
         of group: inout Group, globals: [EspansoReplacement.Variable],
-        byTrigger: [String: (text: String, scalar: YAMLScalar, vars: [EspansoReplacement.Variable])], package: String?,
-        seed: SnippetID.FileSeed, checkBody: SnippetBodyChecker?, occurrences: inout [String: Int], into snippets: inout [Snippet]
+        byTrigger: [String: EspansoReplacement.Nested], package: String?,
+        seed: SnippetID.FileSeed, checkBody: SnippetBodyChecker?, occurrences: inout [String: Int], into snippets: inout [Snippet],
+        groupIndex: Int, said: inout Set<String>, elsewhere: inout [EspansoReplacement.Note]
     ) {
         guard let matches = group.root?.member("matches")?.value, !matches.isNull else { return }
         guard let entries = matches.items else {
@@ -297,7 +306,7 @@ enum EspansoReader {
             }
             if let snippet = readMatch(
                 entry, members: members, group: &group, globals: globals, byTrigger: byTrigger, package: package, seed: seed,
-                checkBody: checkBody, occurrences: &occurrences)
+                checkBody: checkBody, occurrences: &occurrences, groupIndex: groupIndex, said: &said, elsewhere: &elsewhere)
             {
                 snippets.append(snippet)
             }
@@ -306,8 +315,9 @@ enum EspansoReader {
 
     static func readMatch(
         _ entry: YAMLNode, members: [YAMLMember], group: inout Group, globals: [EspansoReplacement.Variable],
-        byTrigger: [String: (text: String, scalar: YAMLScalar, vars: [EspansoReplacement.Variable])], package: String?,
-        seed: SnippetID.FileSeed, checkBody: SnippetBodyChecker?, occurrences: inout [String: Int]
+        byTrigger: [String: EspansoReplacement.Nested], package: String?,
+        seed: SnippetID.FileSeed, checkBody: SnippetBodyChecker?, occurrences: inout [String: Int], groupIndex: Int,
+        said: inout Set<String>, elsewhere: inout [EspansoReplacement.Note]
     ) -> Snippet? {
         let start = entry.range.lowerBound
         for member in members {
@@ -334,7 +344,7 @@ enum EspansoReader {
                     : "the regex trigger '\(pattern)' is offered as its literal start '\(prefix)'; espanso expands it when the typed text matches the whole expression",
                 at: regex.range.lowerBound)
             for name in groupNames(ofRegex: pattern) {
-                groupVariables.append(.init(name: name, type: "regex-group", typeNode: regex, node: regex, params: nil))
+                groupVariables.append(.init(name: name, type: "regex-group", typeNode: regex, node: regex, params: nil, group: groupIndex))
             }
         }
         let label = entry.member("label")?.value.string
@@ -342,12 +352,6 @@ enum EspansoReader {
         let title = label ?? entry.member("trigger")?.value.string ?? triggers.first ?? regex?.string ?? "espanso match"
         if triggers.isEmpty && regex == nil {
             group.sink.add(.note, "espanso-no-trigger", "this match has no trigger; it is offered by ask only", at: start)
-        }
-        if let image = entry.member("image_path")?.value {
-            group.sink.add(
-                .note, "espanso-image", "'\(title)' inserts an image (image_path), which a text snippet cannot hold, so it is skipped",
-                at: image.range.lowerBound)
-            return nil
         }
         var scalar: YAMLScalar?
         var isForm = false
@@ -366,15 +370,28 @@ enum EspansoReader {
             }
             break
         }
+        // espanso's order: replace, markdown, html, form, and only then image_path.
+        if scalar == nil, let image = entry.member("image_path")?.value {
+            group.sink.add(
+                .note, "espanso-image", "'\(title)' inserts an image (image_path), which a text snippet cannot hold, so it is skipped",
+                at: image.range.lowerBound)
+            return nil
+        }
         guard let scalar else {
             group.sink.add(.warning, "espanso-no-replace", "the match '\(title)' has no 'replace', so nothing would be inserted; it is skipped", at: start)
             return nil
         }
-        let vars = variables(entry.member("vars")?.value, sink: &group.sink) + groupVariables
+        let vars = variables(entry.member("vars")?.value, sink: &group.sink, group: groupIndex) + groupVariables
         var converter = EspansoReplacement(triggers: triggers, variables: vars, globals: globals) { byTrigger[$0] }
         converter.append(scalar, fields: isForm)
-        for note in converter.notes {
-            group.sink.add(note.severity, note.code, note.message, at: note.offset)
+        for note in converter.notes + vars.compactMap(EspansoReplacement.notRunNote) {
+            // A global variable's note is said once per file, however many matches use it.
+            guard said.insert("\(note.group):\(note.offset):\(note.code)").inserted else { continue }
+            if note.group == groupIndex {
+                group.sink.add(note.severity, note.code, note.message, at: note.offset)
+            } else {
+                elsewhere.append(note)
+            }
         }
         let body = converter.body
         if let checkBody {

@@ -16,6 +16,8 @@ struct EspansoReplacement {
         var typeNode: YAMLNode
         var node: YAMLNode
         var params: YAMLNode?
+        /// Which file read (the file itself 0, its imports after it) defines it: where notes about it belong.
+        var group = 0
     }
 
     /// A remark about something the body could not express exactly, at a source offset.
@@ -24,6 +26,8 @@ struct EspansoReplacement {
         var code: String
         var message: String
         var offset: Int
+        /// The file (as `Variable.group`) the offset is in.
+        var group = 0
     }
 
     /// What the conversion counts, per construct, for `check` and the tests.
@@ -36,7 +40,17 @@ struct EspansoReplacement {
     var variables: [Variable]
     var globals: [Variable]
     /// Finds another match's replacement by trigger (for `type: match`), with the scalar it came from.
-    var matchByTrigger: (String) -> (text: String, scalar: YAMLScalar, vars: [Variable])?
+    var matchByTrigger: (String) -> Nested?
+
+    /// Another match a `match` variable names: its replacement, its variables and the file it is in.
+    struct Nested {
+        var scalar: YAMLScalar
+        var vars: [Variable]
+        var group: Int
+    }
+
+    /// The file the text being converted is in.
+    private var group = 0
 
     private(set) var body = ""
     private(set) var bodyUTF16 = 0
@@ -56,7 +70,7 @@ struct EspansoReplacement {
     private var expansionBudget = EspansoReplacement.maximumExpansions
 
     /// A conversion for the match whose triggers are `triggers` (a `match` variable naming one of them is a loop).
-    init(triggers: [String] = [], variables: [Variable], globals: [Variable], matchByTrigger: @escaping (String) -> (text: String, scalar: YAMLScalar, vars: [Variable])?) {
+    init(triggers: [String] = [], variables: [Variable], globals: [Variable], matchByTrigger: @escaping (String) -> Nested?) {
         self.variables = variables
         self.globals = globals
         self.matchByTrigger = matchByTrigger
@@ -69,8 +83,10 @@ struct EspansoReplacement {
     static let maximumExpansions = 4096
     static let maximumBodyBytes = 1 << 20
 
-    mutating func note(_ severity: LibraryDiagnostic.Severity, _ code: String, _ message: String, at offset: Int) {
-        notes.append(Note(severity: severity, code: code, message: message, offset: offset))
+    mutating func note(
+        _ severity: LibraryDiagnostic.Severity, _ code: String, _ message: String, at offset: Int, in file: Int? = nil
+    ) {
+        notes.append(Note(severity: severity, code: code, message: message, offset: offset, group: file ?? group))
     }
 
     private mutating func emit(_ text: String, from offset: Int) {
@@ -269,7 +285,7 @@ struct EspansoReplacement {
                 noteOnce(
                     .note, "espanso-random",
                     "the random variable '\(name)' is inserted as its first choice of \(choices.count) (a language server picks no random text)",
-                    at: definition)
+                    at: definition, in: variable.group)
                 append(first, depth: depth + 1)
             } else {
                 placeholder(name, text: name, from: offset)
@@ -284,44 +300,55 @@ struct EspansoReplacement {
                     at: offset)
                 placeholder(name, text: name, from: offset)
             } else if let nested = matchByTrigger(trigger) {
-                let saved = (variables, scope)
+                let saved = (variables, scope, group)
                 variables = nested.vars
+                group = nested.group
                 scopes += 1
                 scope = scopes
                 expanding.append("match:" + trigger)
                 append(nested.scalar, depth: depth + 1)
                 expanding.removeLast()
-                (variables, scope) = saved
+                (variables, scope, group) = saved
             } else {
                 noteOnce(
                     .note, "espanso-match-not-found",
                     "the match variable '\(name)' names the trigger '\(trigger)', which no match of this file or its imports has; it becomes a placeholder",
-                    at: definition)
+                    at: definition, in: variable.group)
                 placeholder(name, text: name, from: offset)
             }
         case "regex-group":
             // A named group of the match's regex trigger: what the typed text held there (the regex is noted).
             placeholder(name, text: name, from: offset)
         case "shell", "script":
+            // Never run; the reader notes each such variable once, where it is defined (`notRunNote`).
             constructs[variable.type == "shell" ? .shell : .script, default: 0] += 1
-            noteOnce(
-                .note, "espanso-\(variable.type)-not-run",
-                "the \(variable.type) variable '\(name)' is never run; '{{\(name)}}' becomes a placeholder to fill in", at: definition)
             placeholder(name, text: name, from: offset)
         default:
             constructs[.unknownVariable, default: 0] += 1
             noteOnce(
                 .note, "espanso-variable-type",
                 "the variable type '\(variable.type)' of '\(name)' is not one this server reads; '{{\(name)}}' becomes a placeholder",
-                at: definition)
+                at: definition, in: variable.group)
             placeholder(name, text: name, from: offset)
         }
     }
 
+    /// What is said about a shell or script variable, once, where it is defined: it is never run.
+    static func notRunNote(_ variable: Variable) -> Note? {
+        guard variable.type == "shell" || variable.type == "script" else { return nil }
+        return Note(
+            severity: .note, code: "espanso-\(variable.type)-not-run",
+            message: "the \(variable.type) variable '\(variable.name)' is never run; '{{\(variable.name)}}' becomes a placeholder to fill in",
+            offset: variable.typeNode.range.lowerBound, group: variable.group)
+    }
+
     /// Notes about a variable's definition are said once, however often it is used.
-    mutating func noteOnce(_ severity: LibraryDiagnostic.Severity, _ code: String, _ message: String, at offset: Int) {
-        guard !notes.contains(where: { $0.offset == offset && $0.code == code }) else { return }
-        note(severity, code, message, at: offset)
+    mutating func noteOnce(
+        _ severity: LibraryDiagnostic.Severity, _ code: String, _ message: String, at offset: Int, in file: Int? = nil
+    ) {
+        let file = file ?? group
+        guard !notes.contains(where: { $0.offset == offset && $0.code == code && $0.group == file }) else { return }
+        note(severity, code, message, at: offset, in: file)
     }
 
     /// A form field: a placeholder holding its default (or its name), or a choice of its values.
@@ -423,7 +450,7 @@ struct EspansoReplacement {
                 noteOnce(
                     .note, "espanso-date-locale",
                     "the date variable '\(variable.name)' names a locale; the editor writes month and day names in its own language",
-                    at: definition)
+                    at: definition, in: variable.group)
             }
             emit(text, from: offset)
             return
@@ -439,7 +466,7 @@ struct EspansoReplacement {
         }
         noteOnce(
             .note, "espanso-date-unmapped",
-            "the date variable '\(variable.name)' becomes a placeholder: \(why)", at: definition)
+            "the date variable '\(variable.name)' becomes a placeholder: \(why)", at: definition, in: variable.group)
         placeholder(variable.name, text: variable.name, from: offset)
     }
 }
