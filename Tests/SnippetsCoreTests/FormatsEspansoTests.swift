@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import SnippetsCore
 
@@ -251,5 +252,57 @@ import Testing
         #expect(library.snippets.count == 32)
         #expect(library.snippets.allSatisfy { $0.body.utf8.count <= 2 * EspansoReplacement.maximumBodyBytes })
         #expect(Self.snippet(library, ":self")?.body == "${1:me}")
+    }
+
+    /// One case of espanso's own tests (`Tests/Fixtures/format-peers/espanso.json`).
+    struct PeerCase: Decodable, CustomTestStringConvertible, Sendable {
+        struct Ours: Decodable, Sendable {
+            var triggers: [String]?
+            var body: String?
+            var codes: [String]
+        }
+        var test: String
+        var repository: String
+        var commit: String
+        var files: [String: String]
+        var ours: Ours
+        var espanso: [String: JSONCValueBox]
+        var difference: String?
+        var testDescription: String { "\(repository) \(test)" }
+    }
+
+    /// Any JSON value, kept only to compare `espanso.triggers` with ours.
+    struct JSONCValueBox: Decodable, Sendable {
+        var strings: [String]?
+        init(from decoder: any Decoder) throws {
+            strings = try? decoder.singleValueContainer().decode([String].self)
+        }
+    }
+
+    static let peerCases: [PeerCase] = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/format-peers/espanso.json")
+        struct Fixture: Decodable { var cases: [PeerCase] }
+        guard let data = try? Data(contentsOf: url), let fixture = try? JSONDecoder().decode(Fixture.self, from: data) else {
+            return []
+        }
+        return fixture.cases
+    }()
+
+    @Test func peerFixtureNamesItsSource() {
+        #expect(Self.peerCases.count >= 15)
+        #expect(Self.peerCases.allSatisfy { $0.repository == "espanso/espanso" && $0.commit.count == 40 })
+    }
+
+    @Test(arguments: peerCases) func espansoPeerCase(_ peer: PeerCase) {
+        let library = Self.load(Dictionary(uniqueKeysWithValues: peer.files.map { ("/esp/" + $0.key, $0.value) }))
+        #expect(library.snippets.first?.triggers == peer.ours.triggers)
+        #expect(library.snippets.first?.body == peer.ours.body)
+        #expect(library.snippets.count == (peer.ours.body == nil ? 0 : 1))
+        #expect(library.diagnostics.map(\.code).sorted() == peer.ours.codes.sorted(), "\(library.diagnostics)")
+        // Where nothing is said to differ, the triggers are espanso's own.
+        if peer.difference == nil, let theirs = peer.espanso["triggers"]?.strings {
+            #expect(library.snippets.first?.triggers == theirs)
+        }
     }
 }
