@@ -25,7 +25,7 @@ public func fuzzJSONC(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     for scopes in [["go"], nil] as [[String]?] {
         let file = VSCodeSnippetReader.read(
             bytes: bytes, text: text, uri: "file:///fuzz/f.code-snippets", path: "/fuzz/f.code-snippets",
-            context: SnippetFileContext(kind: .vscode, scopes: scopes), checkBody: LibraryLoader.grammarBodyChecker)
+            context: SnippetFileContext(format: .vscode, scopes: scopes), checkBody: LibraryLoader.grammarBodyChecker)
         _ = file.snippets.count
     }
     return 0

@@ -6,8 +6,8 @@
 public func fuzzSnipMate(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let text = String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self)
     let contexts = [
-        SnippetFileContext(kind: .snipmateFile, scopes: ["python"]),
-        SnippetFileContext(kind: .snipmateSingle(trigger: "t", description: "d"), scopes: []),
+        SnippetFileContext(format: .snipmate, scopes: ["python"]),
+        SnippetFileContext(format: .snipmate, scopes: [], pathSnippet: .init(trigger: "t", description: "d")),
     ]
     for context in contexts {
         let output = SnipMateReader.read(
