@@ -32,6 +32,8 @@ import Testing
             ("a: !tag x\n", 3), ("a: b: c\n", 3), ("a: 'open\n", 3), ("a: [x\n", 3), ("%YAML 1.2\n---\n", 0),
             ("a: 1\n---\nb: 2\n", 5), ("a: *none\n", 3), ("? k\n: v\n", 0), ("a:\n\t- x\n", 3), ("a: \"\\q\"\n", 4),
             ("a:\n  b: 1\n c: 2\n", 11), ("[a, b]: c\n", 0),
+            // Found by the espanso fuzz target: a NUL inside a quoted value looped for ever.
+            ("a: \"x\u{0}y\"\n", 5),
         ]
         for (text, offset) in cases {
             switch Self.parse(text) {

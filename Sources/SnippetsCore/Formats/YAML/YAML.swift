@@ -142,6 +142,10 @@ struct YAMLParser {
     // MARK: Stream and block nodes
 
     mutating func parseStream() throws -> YAMLNode? {
+        // YAML text holds no NUL byte; refusing one here keeps `peek()`'s 0 meaning the end everywhere below.
+        if let nul = bytes.firstIndex(of: 0) {
+            throw error("a NUL byte: YAML text cannot hold one", at: nul)
+        }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             pos = 3
             lineStart = 3
@@ -529,8 +533,10 @@ struct YAMLParser {
                 lineBreak()
                 let breaks = try quotedBreaks()
                 value.appendConverted(breaks == 0 ? [space] : Array(repeating: lineFeed, count: breaks), from: spacesStart)
-            } else {
+            } else if pos > spacesStart {
                 value.appendVerbatim(bytes[spacesStart..<pos], at: spacesStart)
+            } else {
+                throw error("unexpected byte in a quoted value")  // every byte is handled above; never loop in place
             }
         }
         return YAMLNode(kind: .scalar(value.scalar(double ? .doubleQuoted : .singleQuoted)), range: start..<pos, weight: 1)
