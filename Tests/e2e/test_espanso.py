@@ -166,3 +166,33 @@ def test_completion_and_ask_over_espanso_beside_vscode_snippets(tmp_path: pathli
         assert start["line"] == end["line"]
         assert lines[start["line"]][start["character"]:end["character"]] == quote["text"]
         assert client.shutdown_and_exit() == 0
+
+
+def test_an_edited_espanso_file_is_reloaded_and_a_broken_one_keeps_its_last_good_matches(tmp_path: pathlib.Path):
+    library = tmp_path / "espanso"
+    (library / "match").mkdir(parents=True)
+    base = library / "match" / "base.yml"
+    base.write_text('matches:\n  - trigger: ":hi"\n    replace: "hello"\n')
+    doc = "file:///tmp/snippets-e2e/notes.txt"
+    capabilities = {"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": True}},
+                    "textDocument": {"completion": {"completionItem": {"snippetSupport": True}}}}
+
+    def labels(client: RawClient, version: int) -> list[str]:
+        client.notify("textDocument/didChange", {"textDocument": {"uri": doc, "version": version},
+                                                 "contentChanges": [{"text": ":h"}]})
+        reply = client.call("textDocument/completion", {"textDocument": {"uri": doc}, "position": {"line": 0, "character": 2}})
+        return sorted(item["label"] for item in reply["result"]["items"])
+
+    with RawClient("serve", "--library", str(library)) as client:
+        client.initialize(capabilities)
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": doc, "languageId": "plaintext", "version": 1, "text": ":h"}})
+        assert labels(client, 2) == [":hi"]
+        base.write_text('matches:\n  - trigger: ":hi"\n    replace: "hello"\n  - trigger: ":how"\n    replace: "how are you?"\n')
+        client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": base.as_uri(), "type": 2}]})
+        client.wait_for_load()
+        assert labels(client, 3) == [":hi", ":how"]
+        base.write_text('matches:\n  - trigger: ":hi"\n    replace: "unclosed\n')
+        client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": base.as_uri(), "type": 2}]})
+        assert "has errors" in client.wait_for_load()
+        assert labels(client, 4) == [":hi", ":how"]
+        assert client.shutdown_and_exit() == 0
