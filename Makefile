@@ -140,7 +140,7 @@ clean-venv: ## Remove .venv.
 	rm -rf $(VENV)
 
 # Fuzzing (libFuzzer through swiftc -sanitize=fuzzer): framing + JSON-RPC decoding, JSONC + VS Code reader, body
-# grammar, SnipMate reader, didChange batches (LineTable.Editor against edits one by one), seeded from
+# grammar, SnipMate reader, YAML + espanso reader, didChange batches (LineTable.Editor against edits one by one), seeded from
 # $(SHARED)/corpora. Builds are cached in .build/fuzz; a crash fails the run and leaves its input in
 # .build/fuzz/artifacts/.
 FUZZ_SECONDS ?= 60

@@ -23,6 +23,56 @@ import Testing
         return table.slice(start..<end)
     }
 
+    @Test(.enabled(if: isPresent, "../shared/corpora is absent")) func espansoCorporaLoadWithExactLocations() throws {
+        // Triggers: PyYAML counts 53,975 `trigger`s and `triggers` items in the hub's loaded matches (16 in the personal
+        // one); each regex with a literal start adds it (19 and 1).
+        for (name, snippets, files, triggerCount) in [("espanso-hub", 41_478, 222, 53_994), ("personal-espanso", 16, 1, 17)] {
+            let library = load(name)
+            // The counts PyYAML gives (Tests/e2e/test_espanso.py compares them file by file).
+            #expect(library.snippets.count == snippets, "\(name)")
+            #expect(library.files.count == files, "\(name)")
+            #expect(library.diagnostics.filter { $0.severity == .error }.isEmpty, "\(name)")
+            #expect(library.snippets.allSatisfy { $0.format == .espanso && $0.scopes.isEmpty })
+            var codes: [String: Int] = [:]
+            for diagnostic in library.diagnostics { codes[diagnostic.code.rawValue, default: 0] += 1 }
+            let triggers = library.snippets.reduce(0) { $0 + $1.triggers.count }
+            #expect(triggers == triggerCount, "\(name)")
+            print("\(name): \(library.snippets.count) snippets, \(triggers) triggers, in \(library.files.count) files; \(codes.sorted { $0.key < $1.key })")
+            // Every location covers exactly one match entry: read back from the file (indented as it stands there),
+            // it is a mapping whose trigger (or regex, or label) is the snippet's.
+            var misplaced: [String] = []
+            var tables: [String: LineTable] = [:]
+            for snippet in library.snippets {
+                let uri = snippet.location.uri
+                if tables[uri] == nil {
+                    tables[uri] = LineTable(try String(contentsOfFile: DocumentURI(uri).displayPath, encoding: .utf8))
+                }
+                let table = tables[uri]!
+                let range = snippet.location.range
+                let located = table.slice(
+                    table.utf8Offset(line: range.start.line, column: range.start.utf8Column, in: .utf8)
+                        ..< table.utf8Offset(line: range.end.line, column: range.end.utf8Column, in: .utf8))
+                let text = String(repeating: " ", count: range.start.utf8Column) + located
+                guard case .success(let entry?) = YAML.parse(Array(text.utf8)), entry.members != nil else {
+                    misplaced.append("\(snippet.location.pathAndLine): not one entry")
+                    continue
+                }
+                let first = entry.member("trigger")?.value.string ?? entry.member("triggers")?.value.items?.first?.string
+                let named = first ?? entry.member("regex")?.value.string ?? entry.member("label")?.value.string
+                // A regex match is placed by its note, which points at the regex inside the entry.
+                let regexNoted = entry.member("regex") != nil && library.diagnostics.contains {
+                    $0.code == .espansoRegex && $0.uri == snippet.location.uri
+                        && $0.position >= snippet.location.range.start && $0.position <= snippet.location.range.end
+                }
+                if named == nil || !(snippet.triggers.first == first || (first == nil && regexNoted)) {
+                    misplaced.append("\(snippet.location.pathAndLine): \(named ?? "?") is not \(snippet.triggers)")
+                }
+            }
+            if !misplaced.isEmpty { print("misplaced:", misplaced.prefix(8)) }
+            #expect(misplaced.isEmpty)
+        }
+    }
+
     @Test(.enabled(if: isPresent, "../shared/corpora is absent")) func friendlySnippetsLoadThroughTheirManifest() throws {
         let library = load("friendly-snippets")
         #expect(library.snippets.count == 6_168)

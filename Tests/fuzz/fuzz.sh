@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets (cached in .build/fuzz; rebuilt only when their sources change) and runs each for
 # FUZZ_SECONDS seconds, seeded from ../shared/corpora (seeds are copied under .build/fuzz, never into the repo).
 #
-#   Tests/fuzz/fuzz.sh [target ...]      targets: framing jsonc body snipmate yasnippet textedits (default: all)
+#   Tests/fuzz/fuzz.sh [target ...]      targets: framing jsonc body snipmate yasnippet textedits espanso (default: all)
 #   FUZZ_SECONDS=60 (per target)  FUZZ_BUILD_ONLY=1 (build, do not run)
 #
 # Exits non-zero when a target crashes; the input is left in .build/fuzz/artifacts/ and the run's log beside it.
@@ -17,7 +17,7 @@ OUT=$ROOT/.build/fuzz
 SWIFTC=${SWIFTC:-swiftc}
 FLAGS=(-O -sanitize=fuzzer -parse-as-library -swift-version 6)
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(framing jsonc body snipmate yasnippet textedits)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(framing jsonc body snipmate yasnippet textedits espanso)
 mkdir -p "$OUT/mod" "$OUT/bin" "$OUT/artifacts" "$OUT/seeds" "$OUT/work"
 
 # True when $1 is missing or older than any of the remaining files.
@@ -115,6 +115,12 @@ PY
                 xargs -0 -I{} sh -c 'cp "$1" "$2/$(echo "$1" | md5sum | cut -c1-12)"' _ {} "$dir"
         fi
         printf '# key: k\n# condition: (x)\n# --\n`(foo)` ${1:a$$(yas-choose-value (quote ("x" "y")))} ${1:$(upcase yas-text)} \\$ $>${b}\n' >"$dir/hand"
+    espanso)
+        if [ -d "$SHARED/corpora" ]; then
+            find "$SHARED/corpora" \( -name '*.yml' -o -name '*.yaml' \) -size -64k -print0 |
+                xargs -0 -I{} sh -c 'cp "$1" "$2/$(echo "$1" | md5sum | cut -c1-12)"' _ {} "$dir"
+        fi
+        printf 'imports: [_shared.yml]\nmatches:\n  - trigger: ":a"\n    replace: "{{a}} $|$ {{b.c}} ${x} \\\\ }"\n    vars:\n      - {name: b, type: form, params: {layout: "[[c]]"}}\n  - regex: ":d\\\\((?P<f>.*)\\\\)"\n    replace: |+\n      {{f}} &x\n' >"$dir/hand"
         ;;
     textedits)
         # Three edits in UTF-16 over text with CRLF, an emoji and CJK; one in UTF-8 over a plain line.

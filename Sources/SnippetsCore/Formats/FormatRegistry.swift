@@ -9,7 +9,7 @@ public enum FormatRegistry {
     /// Every format, in the order a file is offered to them: the first whose `recognize` takes a file reads it, so
     /// a format recognised by its place (UltiSnips' `UltiSnips/*.snippets`) comes before one that takes the same
     /// names anywhere (SnipMate's `*.snippets`).
-    public static let all: [SnippetFileFormat] = [.vscode, .ultiSnips, .snipMate, .yasnippet]
+    public static let all: [SnippetFileFormat] = [.vscode, .ultiSnips, .snipMate, .espanso, .yasnippet]
 
     /// The entry for `format`; every `SnippetFormat` a context or file carries comes from one of `all`.
     public static func format(_ format: SnippetFormat) -> SnippetFileFormat {
@@ -153,6 +153,18 @@ struct SnippetFileSource {
     var context: SnippetFileContext
     /// How bodies are checked; nil skips checking.
     var checkBody: SnippetBodyChecker?
+    /// Reads another file this one names (espanso's `imports`) through the loader's file system and size limit.
+    var readRelated: @Sendable (_ path: String) -> RelatedFile = { _ in .unreadable("no file system to read it from") }
+    /// A path with links and `.`/`..` resolved, through the loader's file system.
+    var canonicalPath: @Sendable (_ path: String) -> String? = { $0 }
+}
+
+/// Another file a snippet file names, as `SnippetFileSource.readRelated` found it.
+enum RelatedFile {
+    /// Its UTF-8 text (without NUL bytes) and its path with links resolved.
+    case text(String, canonicalPath: String)
+    /// Why it could not be read.
+    case unreadable(String)
 }
 
 /// What a reader made of one file: its snippets and diagnostics, and the overrides the loader applies across files

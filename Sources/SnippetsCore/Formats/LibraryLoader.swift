@@ -138,7 +138,9 @@ public struct LibraryLoader: Sendable {
         }
         let context = FormatRegistry.context(context, claimedBy: text)
         let reading = FormatRegistry.format(context.format).read(
-            SnippetFileSource(bytes: bytes, text: text, uri: uri, path: path, context: context, checkBody: checkBody))
+            SnippetFileSource(
+                bytes: bytes, text: text, uri: uri, path: path, context: context, checkBody: checkBody,
+                readRelated: relatedFileReader, canonicalPath: { [fileSystem] in fileSystem.canonicalPath(of: $0) }))
         var file = reading.file
         file.diagnostics.sort { $0.position < $1.position }
         file.contentHash = FNV1a.hash(bytes)
@@ -147,6 +149,23 @@ public struct LibraryLoader: Sendable {
             for index in file.snippets.indices { file.snippets[index].layer = context.layer }
         }
         return (file, reading.overrides)
+    }
+
+    /// Reads a file another names (espanso's `imports`) as snippet files are read: a regular file within the size
+    /// limit, UTF-8 without NUL bytes.
+    var relatedFileReader: @Sendable (String) -> RelatedFile {
+        let fileSystem = fileSystem
+        let limit = maximumFileSize
+        return { path in
+            guard case .file = fileSystem.item(at: path) else { return .unreadable("it is not a readable file") }
+            guard let bytes = try? fileSystem.contents(of: path, maximumSize: limit) else {
+                return .unreadable("it could not be read, or is over the \(limit)-byte limit")
+            }
+            guard !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) else {
+                return .unreadable("it is not UTF-8 text")
+            }
+            return .text(text, canonicalPath: fileSystem.canonicalPath(of: path) ?? path)
+        }
     }
 
     /// "UTF-16" (with a byte-order mark), "UTF-16LE" or "UTF-16BE" (without one: every other byte of the start is

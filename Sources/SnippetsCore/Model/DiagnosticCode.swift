@@ -126,6 +126,36 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable, C
     case unknownDirective = "unknown-directive"
     case unknownSnippetType = "unknown-snippet-type"
 
+    // MARK: espanso (`Formats/Espanso`) and its YAML
+
+    case yamlSyntax = "yaml-syntax"
+    case espansoNotAMapping = "espanso-not-a-mapping"
+    case espansoImports = "espanso-imports"
+    case espansoImportOutside = "espanso-import-outside"
+    case espansoImportUnreadable = "espanso-import-unreadable"
+    case espansoVars = "espanso-vars"
+    case espansoMatches = "espanso-matches"
+    case espansoMatch = "espanso-match"
+    case espansoUnknownKey = "espanso-unknown-key"
+    case espansoTriggers = "espanso-triggers"
+    case espansoRegex = "espanso-regex"
+    case espansoNoTrigger = "espanso-no-trigger"
+    case espansoReplace = "espanso-replace"
+    case espansoImage = "espanso-image"
+    case espansoNoReplace = "espanso-no-replace"
+    case espansoUndefinedVariable = "espanso-undefined-variable"
+    case espansoVariableLoop = "espanso-variable-loop"
+    case espansoExpansionLimit = "espanso-expansion-limit"
+    case espansoRandom = "espanso-random"
+    case espansoMatchNotFound = "espanso-match-not-found"
+    case espansoVariableType = "espanso-variable-type"
+    case espansoDateLocale = "espanso-date-locale"
+    case espansoDateUnmapped = "espanso-date-unmapped"
+    case espansoMarkdown = "espanso-markdown"
+    case espansoHtml = "espanso-html"
+    case espansoShellNotRun = "espanso-shell-not-run"
+    case espansoScriptNotRun = "espanso-script-not-run"
+
     // MARK: Learned words (`LearnedWords.load`)
 
     /// A learned-words file that is not valid JSON.

@@ -63,6 +63,7 @@ public enum CommandLineTool {
         BenchCommand.self,
         DoctorCommand.self,
         MCPCommand.self,
+        YAMLDumpCommand.self,
     ]
 
     public static var help: String {

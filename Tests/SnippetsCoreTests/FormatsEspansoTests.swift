@@ -1,0 +1,308 @@
+import Foundation
+import Testing
+@testable import SnippetsCore
+
+@Suite struct FormatsEspansoTests {
+    static let base = """
+        global_vars:
+          - name: today
+            type: date
+            params:
+              format: "%d %B %Y"
+
+        matches:
+          - trigger: ":late"
+            label: Unpaid invoice reminder
+            replace: |
+              Dear {{client.value}},
+              invoice {{invoice.value}} from {{today}}; {{client.value}} again.
+            vars:
+              - name: client
+                type: form
+                params:
+                  layout: "Client: [[value]]"
+              - name: invoice
+                type: form
+                params:
+                  layout: "Invoice: [[value]]"
+                  fields:
+                    value:
+                      default: "2024/1"
+          - triggers: [":thx", ":thanks"]
+            replace: "Costs $5 {net} \\\\ (c:\\\\x) $|$ done $|$"
+          - trigger: ":lang"
+            replace: "{{pair}} / {{pair}}"
+            vars:
+              - name: pair
+                type: choice
+                params:
+                  values:
+                    - "Polish, English"
+                    - label: German
+                      id: "de|DE"
+          - trigger: ":cb"
+            replace: "> {{clip}} {{echoed}} {{pick}}"
+            vars:
+              - name: clip
+                type: clipboard
+              - name: echoed
+                type: echo
+                params:
+                  echo: "{{clip}}!"
+              - name: pick
+                type: random
+                params:
+                  choices: ["first", "second"]
+          - trigger: ":ip"
+            replace: "ip={{ip}} out={{out}}"
+            vars:
+              - name: ip
+                type: shell
+                params:
+                  cmd: "touch /tmp/never"
+              - name: out
+                type: script
+                params:
+                  args: [python, -c, "print(1)"]
+          - trigger: ":nested"
+            replace: "<{{inner}}>"
+            vars:
+              - name: inner
+                type: match
+                params:
+                  trigger: ":thx"
+          - regex: ":d\\\\((?P<fmt>.*)\\\\)"
+            replace: "{{fmt}}"
+          - trigger: ":img"
+            image_path: "/x.png"
+          - trigger: ":md"
+            markdown: "**bold**"
+          - trigger: ":when"
+            replace: "{{later}} {{missing}}"
+            vars:
+              - name: later
+                type: date
+                params:
+                  format: "%e %B"
+          - trigger: "teh"
+            replace: the
+            word: true
+            propagate_case: true
+            wrod: true
+          - trigger: ":f"
+            form: "Hi [[name]], [[name]]!"
+        """
+
+    static func load(_ files: [String: String]) -> SnippetLibrary {
+        loadLibrary(files, paths: ["/esp"])
+    }
+
+    static func snippet(_ library: SnippetLibrary, _ trigger: String) -> Snippet? {
+        library.snippets.first { $0.triggers.contains(trigger) }
+    }
+
+    @Test func matchesBecomeSnippetsForEveryLanguageWithLSPBodies() throws {
+        let library = Self.load(["/esp/match/base.yml": Self.base])
+        let file = try #require(library.files.first)
+        #expect(file.format == .espanso)
+        #expect(library.snippets.count == 11, "\(library.snippets.map(\.triggers))")
+        #expect(library.snippets.allSatisfy { $0.scopes.isEmpty && $0.format == .espanso })
+        let late = try #require(Self.snippet(library, ":late"))
+        #expect(late.title == "Unpaid invoice reminder")
+        #expect(late.body == "Dear ${1:value},\ninvoice ${2:2024/1} from ${CURRENT_DATE} ${CURRENT_MONTH_NAME} ${CURRENT_YEAR}; $1 again.\n")
+        let thx = try #require(Self.snippet(library, ":thx"))
+        #expect(thx.triggers == [":thx", ":thanks"])
+        #expect(thx.title == ":thx")
+        #expect(thx.body == #"Costs \$5 {net\} \\ (c:\\x) $0 done \$|\$"#)
+        #expect(Self.snippet(library, ":lang")?.body == #"${1|Polish\, English,de\|DE|} / $1"#)
+        #expect(Self.snippet(library, ":cb")?.body == "> ${CLIPBOARD} ${CLIPBOARD}! first")
+        #expect(Self.snippet(library, ":ip")?.body == "ip=${1:ip} out=${2:out}")
+        #expect(Self.snippet(library, ":nested")?.body == #"<Costs \$5 {net\} \\ (c:\\x) \$|\$ done \$|\$>"#)
+        #expect(Self.snippet(library, ":d(")?.body == "${1:fmt}")
+        #expect(Self.snippet(library, ":img") == nil)
+        #expect(Self.snippet(library, ":md")?.body == "**bold**")
+        #expect(Self.snippet(library, ":when")?.body == "${1:later} ${2:missing}")
+        #expect(Self.snippet(library, "teh")?.body == "the")
+        #expect(Self.snippet(library, ":f")?.body == "Hi ${1:name}, $1!")
+        // Every body reads back as the LSP grammar reads it, with no problem.
+        for snippet in library.snippets {
+            #expect(SnippetBody.problems(in: snippet.body).isEmpty, "\(snippet.title): \(snippet.body)")
+        }
+        // The location covers the whole match entry.
+        let text = locatedText(late, in: Self.base)
+        #expect(text.hasPrefix("trigger: \":late\""))
+        #expect(text.hasSuffix("default: \"2024/1\""))
+    }
+
+    @Test func whatCannotBeSaidExactlyIsNotedWhereItIsWritten() {
+        let library = Self.load(["/esp/match/base.yml": Self.base])
+        #expect(
+            Set(summaries(library.diagnostics)) == [
+                "47:15 note espanso-random",
+                "54:15 note espanso-shell-not-run",
+                "58:15 note espanso-script-not-run",
+                "68:12 note espanso-regex",
+                "71:17 note espanso-image",
+                "73:15 note espanso-markdown",
+                "75:25 note espanso-undefined-variable",
+                "78:15 note espanso-date-unmapped",
+                "85:5 note espanso-unknown-key",
+            ])
+        let messages = library.diagnostics.map(\.message)
+        #expect(messages.contains("the shell variable 'ip' is never run; '{{ip}}' becomes a placeholder to fill in"))
+        #expect(messages.contains("the date variable 'later' becomes a placeholder: %e has no LSP date variable"))
+        #expect(messages.contains { $0.contains("':d\\((?P<fmt>.*)\\)' is offered as its literal start ':d('") })
+    }
+
+    @Test func aYAMLErrorIsLocatedAndTheRestOfTheLibraryLoads() {
+        let library = Self.load([
+            "/esp/match/bad.yml": "matches:\n  - trigger: \":a\"\n    replace: 'open\n",
+            "/esp/match/good.yml": "matches:\n  - trigger: \":b\"\n    replace: b\n",
+        ])
+        #expect(summaries(library.diagnostics) == ["3:14 error yaml-syntax"])
+        #expect(library.diagnostics[0].message.contains("not closed"))
+        #expect(library.snippets.map(\.triggers) == [[":b"]])
+    }
+
+    @Test func onlyMatchFilesAreRead() {
+        let library = Self.load([
+            "/esp/config/default.yml": "toggle_key: OFF\n",
+            "/esp/match/_private.yml": "matches:\n  - trigger: \":p\"\n    replace: p\n",
+            "/esp/notes/other.yml": "title: not espanso\n",
+            "/esp/notes/broken.yaml": "a: b: c\n",
+            "/esp/notes/loose.yml": "matches:\n  - trigger: \":l\"\n    replace: l\n",
+        ])
+        #expect(library.snippets.map(\.triggers) == [[":l"]])
+        #expect(summaries(library.diagnostics) == ["1:4 note yaml-syntax"])
+    }
+
+    @Test func importsAreReadInsideTheFolderOnly() {
+        let library = Self.load([
+            "/esp/match/base.yml": """
+                imports:
+                  - "_shared.yml"
+                  - "../../outside.yml"
+                  - "../config/../match/sub/more.yml"
+                matches:
+                  - trigger: ":sig"
+                    replace: "{{name}} / {{hello}}"
+                    vars:
+                      - name: hello
+                        type: match
+                        params:
+                          trigger: ":hello"
+                """,
+            "/esp/match/_shared.yml": """
+                global_vars:
+                  - name: name
+                    type: echo
+                    params:
+                      echo: Marta
+                matches:
+                  - trigger: ":shared"
+                    replace: shared
+                """,
+            "/esp/match/sub/more.yml": "matches:\n  - trigger: \":hello\"\n    replace: hi\n",
+            "/outside.yml": "matches:\n  - trigger: \":out\"\n    replace: out\n",
+        ])
+        #expect(Self.snippet(library, ":sig")?.body == "Marta / hi")
+        // The `_` file is read only through the import; `sub/more.yml` is read on its own, once.
+        #expect(library.snippets.map(\.triggers).sorted { $0[0] < $1[0] } == [[":hello"], [":shared"], [":sig"]])
+        #expect(Self.snippet(library, ":shared")?.location.uri == "file:///esp/match/_shared.yml")
+        #expect(summaries(library.diagnostics) == ["3:5 warning espanso-import-outside"])
+    }
+
+    @Test func aFlowMappingOfTriggersIsRefusedAsEspansoRefusesIt() {
+        let library = Self.load(["/esp/match/a.yml": "matches:\n  - triggers: {\"ipsl\", \"ilat\"}\n    replace: x\n  - trigger: y\n    replace: y\n"])
+        #expect(library.snippets.map(\.triggers) == [["y"]])
+        #expect(summaries(library.diagnostics) == ["2:15 warning espanso-triggers"])
+    }
+
+    @Test func regexLiteralPrefixes() {
+        #expect(EspansoReader.literalPrefix(ofRegex: ":date\\((?P<fmt>.*)\\)") == ":date(")
+        #expect(EspansoReader.literalPrefix(ofRegex: "^:up(?P<n>\\d+)") == ":up")
+        #expect(EspansoReader.literalPrefix(ofRegex: "ab?c") == "a")
+        #expect(EspansoReader.literalPrefix(ofRegex: "x+y") == "x")
+        #expect(EspansoReader.literalPrefix(ofRegex: "\\d+") == "")
+        #expect(EspansoReader.groupNames(ofRegex: "(?P<a>x)(?<b>y)(?:z)") == ["a", "b"])
+    }
+
+    @Test func dateFormatsMapToLSPVariables() {
+        #expect(EspansoReplacement.dateText("%Y-%m-%d %H:%M").text == "${CURRENT_YEAR}-${CURRENT_MONTH}-${CURRENT_DATE} ${CURRENT_HOUR}:${CURRENT_MINUTE}")
+        #expect(EspansoReplacement.dateText("%a, %b %y 100%%").text == "${CURRENT_DAY_NAME_SHORT}, ${CURRENT_MONTH_NAME_SHORT} ${CURRENT_YEAR_SHORT} 100%")
+        #expect(EspansoReplacement.dateText("$%F}").text == "\\$${CURRENT_YEAR}-${CURRENT_MONTH}-${CURRENT_DATE}\\}")
+        #expect(EspansoReplacement.dateText("%-d %j %I%p").unmapped == ["%-d", "%j", "%I", "%p"])
+    }
+
+    @Test func nestedMatchesCannotExpandWithoutBound() {
+        // Each level names the one below twice: 2^30 copies if expanded blindly.
+        var text = "matches:\n  - trigger: \":l0\"\n    replace: \"ha\"\n"
+        for level in 1...30 {
+            text += """
+                  - trigger: ":l\(level)"
+                    replace: "{{a}}{{b}}"
+                    vars:
+                      - {name: a, type: match, params: {trigger: ":l\(level - 1)"}}
+                      - {name: b, type: match, params: {trigger: ":l\(level - 1)"}}
+
+                """
+        }
+        text += "  - trigger: \":self\"\n    replace: \"{{me}}\"\n    vars:\n      - {name: me, type: match, params: {trigger: \":self\"}}\n"
+        let library = Self.load(["/esp/match/deep.yml": text])
+        #expect(library.snippets.count == 32)
+        #expect(library.snippets.allSatisfy { $0.body.utf8.count <= 2 * EspansoReplacement.maximumBodyBytes })
+        #expect(Self.snippet(library, ":self")?.body == "${1:me}")
+    }
+
+    /// One case of espanso's own tests (`Tests/Fixtures/format-peers/espanso.json`).
+    struct PeerCase: Decodable, CustomTestStringConvertible, Sendable {
+        struct Ours: Decodable, Sendable {
+            var triggers: [String]?
+            var body: String?
+            var codes: [String]
+        }
+        var test: String
+        var repository: String
+        var commit: String
+        var files: [String: String]
+        var ours: Ours
+        var espanso: [String: JSONCValueBox]
+        var difference: String?
+        var testDescription: String { "\(repository) \(test)" }
+    }
+
+    /// Any JSON value, kept only to compare `espanso.triggers` with ours.
+    struct JSONCValueBox: Decodable, Sendable {
+        var strings: [String]?
+        init(from decoder: any Decoder) throws {
+            strings = try? decoder.singleValueContainer().decode([String].self)
+        }
+    }
+
+    static let peerCases: [PeerCase] = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/format-peers/espanso.json")
+        struct Fixture: Decodable { var cases: [PeerCase] }
+        guard let data = try? Data(contentsOf: url), let fixture = try? JSONDecoder().decode(Fixture.self, from: data) else {
+            return []
+        }
+        return fixture.cases
+    }()
+
+    @Test func peerFixtureNamesItsSource() {
+        #expect(Self.peerCases.count >= 15)
+        #expect(Self.peerCases.allSatisfy { $0.repository == "espanso/espanso" && $0.commit.count == 40 })
+    }
+
+    @Test(arguments: peerCases) func espansoPeerCase(_ peer: PeerCase) {
+        let library = Self.load(Dictionary(uniqueKeysWithValues: peer.files.map { ("/esp/" + $0.key, $0.value) }))
+        #expect(library.snippets.first?.triggers == peer.ours.triggers)
+        #expect(library.snippets.first?.body == peer.ours.body)
+        #expect(library.snippets.count == (peer.ours.body == nil ? 0 : 1))
+        #expect(library.diagnostics.map(\.code.rawValue).sorted() == peer.ours.codes.sorted(), "\(library.diagnostics)")
+        // Where nothing is said to differ, the triggers are espanso's own.
+        if peer.difference == nil, let theirs = peer.espanso["triggers"]?.strings {
+            #expect(library.snippets.first?.triggers == theirs)
+        }
+    }
+}
