@@ -7,7 +7,7 @@ import SnippetsCore
 public enum AskHandler: RequestHandler {
     public static let method = "snippets/ask"
     public static let runsConcurrently = true
-    public static var serverCapabilities: [String: JSONValue] { ["experimental": ["snippetsAsk": true]] }
+    public static var serverCapabilities: ServerCapabilities { ServerCapabilities(experimental: ["snippetsAsk": true]) }
 
     public static func handle(_ params: AskParams, context: RequestContext) async throws -> AskResponse {
         // The `model` setting (or `serve --model-url`): shown `candidates` snippets unless the request says.

@@ -113,7 +113,7 @@ enum AskAction {
                 inserted = true
             }
         }
-        await context.server.showMessage(message(for: response, inserted: inserted), type: 3)
+        await context.server.showMessage(message(for: response, inserted: inserted), type: .info)
         return response
     }
 }

@@ -168,10 +168,10 @@ enum SaveSelection {
             if !result.isInLibrary {
                 message += " That file is not in your library paths (snippets.libraries), so it is not offered."
             }
-            await context.server.showMessage(message, type: 3)
+            await context.server.showMessage(message, type: .info)
             return result
         } catch let error as ResponseError {
-            await context.server.showMessage(error.message, type: 1)
+            await context.server.showMessage(error.message, type: .error)
             throw error
         }
     }

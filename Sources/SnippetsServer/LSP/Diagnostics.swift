@@ -14,8 +14,8 @@ public struct PublishDiagnosticsParams: Codable, Hashable, Sendable {
     public var diagnostics: [Diagnostic]
 }
 
-/// `window/showMessage` and `window/logMessage` params (type 1 error, 2 warning, 3 info, 4 log).
+/// `window/showMessage` and `window/logMessage` params.
 public struct MessageParams: Codable, Hashable, Sendable {
-    public var type: Int
+    public var type: MessageType
     public var message: String
 }

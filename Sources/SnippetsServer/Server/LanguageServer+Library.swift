@@ -208,7 +208,7 @@ extension LanguageServer {
         let pathProblems = snapshot.library.loaderDiagnostics.filter { LibraryLoader.ProblemCode.pathProblems.contains($0.code) }
         let paths = resolvedLibraryPaths
         for problem in pathProblems where shownPathProblems.insert(problem.uri + "\u{0}" + problem.message).inserted {
-            showMessage(Self.advice(for: problem, paths: paths), type: 2)
+            showMessage(Self.advice(for: problem, paths: paths), type: .warning)
         }
         var byPath: [String: [LibraryDiagnostic]] = [:]
         for problem in pathProblems { byPath[problem.uri, default: []].append(problem) }
@@ -232,7 +232,7 @@ extension LanguageServer {
         let open = Set(documents.documents.values.map { Self.fileKey($0.uri) })
         let unseen = brokenFilePaths.filter { !open.contains(($0 as NSString).standardizingPath) }
         guard !unseen.isEmpty else { return }
-        showMessage(Self.brokenFilesWarning(unseen, paths: resolvedLibraryPaths), type: 2)
+        showMessage(Self.brokenFilesWarning(unseen, paths: resolvedLibraryPaths), type: .warning)
     }
 
     /// The warning naming broken files: up to `namedBrokenFileLimit` of them, then how many more, and the two ways
@@ -264,23 +264,14 @@ extension LanguageServer {
     private func registerCompletion(triggerCharacters characters: [String]) {
         if let old = completionRegistrationID {
             sendRequest(
-                "client/unregisterCapability",
-                ["unregisterations": [["id": .string(old), "method": "textDocument/completion"]]] as JSONValue)
+                UnregistrationParams.method,
+                UnregistrationParams(unregisterations: [Unregistration(id: old, method: "textDocument/completion")]))
         }
         let id = "snippets-completion-\(snapshot.generation)"
         completionRegistrationID = id
         advertisedTriggerCharacters = characters
-        let registration: JSONValue = [
-            "registrations": [[
-                "id": .string(id),
-                "method": "textDocument/completion",
-                "registerOptions": [
-                    "documentSelector": .null, "resolveProvider": true,
-                    "triggerCharacters": .array(characters.map(JSONValue.string)),
-                ],
-            ]]
-        ]
-        sendRequest("client/registerCapability", registration)
+        let options = CompletionRegistrationOptions(resolveProvider: true, triggerCharacters: characters)
+        sendRequest(RegistrationParams.method, RegistrationParams(registrations: [.completion(id: id, options: options)]))
     }
 
     /// Publishes library problems for every open library file, and clears files whose problems are gone.
@@ -337,20 +328,14 @@ extension LanguageServer {
         watcherTask = nil
         var roots = watchedRoots
         if client.supportsWatchedFileRegistration {
-            let watchers: [JSONValue] = roots.flatMap { root -> [JSONValue] in
+            let watchers = roots.map { root -> FileSystemWatcher in
                 var isDirectory: ObjCBool = false
                 let exists = FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory)
-                if exists && !isDirectory.boolValue { return [["globPattern": .string(root)]] }
-                return [["globPattern": .string(root + "/**/*")]]
+                return FileSystemWatcher(globPattern: exists && !isDirectory.boolValue ? root : root + "/**/*")
             }
-            let registration: JSONValue = [
-                "registrations": [[
-                    "id": "snippets-library-watch",
-                    "method": "workspace/didChangeWatchedFiles",
-                    "registerOptions": ["watchers": .array(watchers)],
-                ]]
-            ]
-            sendRequest("client/registerCapability", registration)
+            let registration = Registration.watchedFiles(
+                id: "snippets-library-watch", options: DidChangeWatchedFilesRegistrationOptions(watchers: watchers))
+            sendRequest(RegistrationParams.method, RegistrationParams(registrations: [registration]))
             roots = watchedRootsOutsideWorkspace
             if roots.isEmpty { return }
         }

@@ -37,11 +37,10 @@ extension LanguageServer {
         phase = .running
         scheduleReload()
 
-        var capabilities: [String: JSONValue] = [
-            "positionEncoding": .string(positionEncoding.rawValue),
-            "textDocumentSync": ["openClose": true, "change": 2],
-            "workspace": ["workspaceFolders": ["supported": true]],
-        ]
+        var capabilities = ServerCapabilities(
+            positionEncoding: positionEncoding,
+            textDocumentSync: TextDocumentSyncOptions(openClose: true, change: .incremental),
+            workspace: WorkspaceServerCapabilities(workspaceFolders: .init(supported: true)))
         if !client.supportsCompletionRegistration {
             await waitForFirstLoad()
             let words = client.completesOnlyOnTriggerCharacters
@@ -50,22 +49,22 @@ extension LanguageServer {
                 ? TriggerCharacters.advertised(for: snapshot.library, includingWordCharacters: words)
                 : TriggerCharacters.fallback(includingWordCharacters: words)
             advertisedTriggerCharacters = characters
-            capabilities["completionProvider"] = [
-                "resolveProvider": true, "triggerCharacters": .array(characters.map(JSONValue.string)),
-            ]
+            capabilities.completionProvider = CompletionOptions(resolveProvider: true, triggerCharacters: characters)
         }
-        capabilities.merge(registry.contributedCapabilities) { _, contributed in contributed }
-        let result: JSONValue = [
-            "capabilities": .object(capabilities),
-            "serverInfo": ["name": .string(Self.serverName), "version": .string(Self.serverVersion)],
-        ]
+        capabilities = capabilities.merging(registry.contributedCapabilities)
+        let result = InitializeResult(
+            capabilities: capabilities, serverInfo: .init(name: Self.serverName, version: Self.serverVersion))
         // The reply goes out first (it is returned); the warnings follow it.
         Task { self.afterInitialize(problems) }
-        return .success(result)
+        do {
+            return .success(try JSONValue(encoding: result))
+        } catch {
+            return .failure(ResponseError.from(error))
+        }
     }
 
     private func afterInitialize(_ problems: [ServerSettings.Problem]) {
-        for problem in problems { showMessage(problem.message, type: 2) }
+        for problem in problems { showMessage(problem.message, type: .warning) }
     }
 
     /// Waits until the first library load is in service, or `firstLoadWait` has passed.
@@ -123,7 +122,7 @@ extension LanguageServer {
         }
         let librariesChanged = newSettings.libraries != settings.libraries || newSettings.learning != settings.learning
         settings = newSettings
-        for problem in problems { showMessage(problem.message, type: 2) }
+        for problem in problems { showMessage(problem.message, type: .warning) }
         if librariesChanged {
             startWatching()
             scheduleReload()

@@ -288,13 +288,13 @@ public actor LanguageServer {
     }
 
     /// Logs to stderr, and with `toClient` also as `window/logMessage`.
-    func log(_ message: String, toClient: Bool = false, type: Int = 3) {
+    func log(_ message: String, toClient: Bool = false, type: MessageType = .info) {
         configuration.logError("snippets-lsp: " + message)
         if toClient { sendNotification("window/logMessage", MessageParams(type: type, message: message)) }
     }
 
-    /// Shows `message` to the user (`window/showMessage`); type 2 is a warning.
-    func showMessage(_ message: String, type: Int) {
+    /// Shows `message` to the user (`window/showMessage`).
+    func showMessage(_ message: String, type: MessageType) {
         configuration.logError("snippets-lsp: " + message)
         sendNotification("window/showMessage", MessageParams(type: type, message: message))
     }
