@@ -248,20 +248,6 @@ extension SnippetFileEdit {
     }
 }
 
-extension LanguageServer {
-    /// Reloads the library now and returns once a load that started after this call is in service.
-    func reloadAndWait(timeout: Duration = .seconds(30)) async {
-        // A load already running may have read the files before the change: wait for the one after it.
-        let target = snapshot.generation + (reloadTask == nil ? 1 : 2)
-        scheduleReload()
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        while snapshot.generation < target, clock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-    }
-}
-
 extension String {
     /// Nil when empty.
     var nonEmpty: String? { isEmpty ? nil : self }
