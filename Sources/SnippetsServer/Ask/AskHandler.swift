@@ -15,7 +15,7 @@ public enum AskHandler: RequestHandler {
         var params = params
         if params.limit == nil { params.limit = configuration.candidates }
         // The model's role: forced by `model.role`, else measured on this library (advisory until then). Never waits.
-        let qualifier = context.server.qualifier
+        let qualifier = context.qualifier
         let standing = await qualifier.standing(
             of: configuration, setting: context.settings.modelRole, snapshot: context.library,
             environment: context.configuration.environment, measuring: context.configuration.measuresModels)
@@ -66,10 +66,10 @@ public enum AskHandler: RequestHandler {
             throw error
         }
         if let token { await context.notify("$/progress", WorkDoneProgress(token: token, value: .init(kind: "end"))) }
-        if GapLog.isGap(result), await context.server.isLearning,
+        if GapLog.isGap(result), context.isLearning,
             let problem = GapLog(environment: context.configuration.environment).record(request.question)
         {
-            await context.server.log(problem)
+            await context.log(problem)
         }
         return AskResponse(result, encoding: context.positionEncoding, library: snapshot.library)
     }

@@ -168,10 +168,10 @@ enum SaveSelection {
             if !result.isInLibrary {
                 message += " That file is not in your library paths (snippets.libraries), so it is not offered."
             }
-            await context.server.showMessage(message, type: .info)
+            await context.showMessage(message, type: .info)
             return result
         } catch let error as ResponseError {
-            await context.server.showMessage(error.message, type: .error)
+            await context.showMessage(error.message, type: .error)
             throw error
         }
     }
@@ -187,7 +187,7 @@ enum SaveSelection {
         let hasText = text.contains(where: { !$0.isWhitespace })
         guard hasText || description != nil else { throw refusal("the selection is empty") }
         let path = try destination(
-            settings: context.settings, layers: await context.server.libraryLayers,
+            settings: context.settings, layers: context.libraryLayers,
             environment: context.configuration.environment)
         let library = context.library.library
         let scope = ["plaintext", "text", ""].contains(document.languageID) ? nil : document.languageID
@@ -220,7 +220,7 @@ enum SaveSelection {
             let uri = URL(fileURLWithPath: path).absoluteString
             return SaveSelectionResult(
                 path: path, id: SnippetID(fileURI: uri, key: chosen.title).rawValue, title: chosen.title, trigger: chosen.trigger,
-                isInLibrary: (try? checkDestination(path, libraryPaths: await context.server.libraryPaths)) != nil)
+                isInLibrary: (try? checkDestination(path, libraryPaths: context.libraryPaths)) != nil)
         }
         do {
             try writer.update(path) { original throws(SnippetFileEditError) in
@@ -230,10 +230,10 @@ enum SaveSelection {
         } catch {
             throw refusal("\(path): \(error)")
         }
-        await context.server.reloadAndWait()
+        let reloaded = await context.reloadAndWait()
         let uri = URL(fileURLWithPath: path).absoluteString
         let id = SnippetID(fileURI: uri, key: chosen.title)
-        let served = await context.server.snapshot.library.snippets.contains {
+        let served = reloaded.library.snippets.contains {
             $0.title == chosen.title && LanguageServer.fileKey($0.location.uri) == LanguageServer.fileKey(uri)
         }
         return SaveSelectionResult(path: path, id: id.rawValue, title: chosen.title, trigger: chosen.trigger, isInLibrary: served)

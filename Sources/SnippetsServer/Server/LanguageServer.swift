@@ -185,7 +185,8 @@ public actor LanguageServer {
         }
         let context = RequestContext(
             id: id, positionEncoding: positionEncoding, library: snapshot, documents: documents, settings: settings,
-            client: client, workspaceFolders: workspaceFolders, configuration: configuration, server: self)
+            client: client, workspaceFolders: workspaceFolders, configuration: configuration, qualifier: qualifier,
+            effects: effects)
         let prepared = entry.prepare(params, context)
         let task = Task { () -> Result<ReplyPayload, ResponseError> in
             do {
@@ -251,6 +252,17 @@ public actor LanguageServer {
         requests.answered(id)
     }
 
-    /// The figures `snippets/stats` reports.
-    var requestTimings: RequestTimings { requests.timings }
+    /// The effects a handler may cause, bound to the parts that cause them; none reaches this actor but the
+    /// timings, read for `snippets/stats`.
+    private var effects: RequestEffects {
+        let connection = connection
+        let library = library
+        return RequestEffects(
+            notify: { method, params in connection.send(.notification(method: method, params: params)) },
+            request: { method, params in connection.sendRequest(method, params) },
+            log: { message, toClient in connection.log(message, toClient: toClient) },
+            showMessage: { message, type in connection.showMessage(message, type: type) },
+            reloadAndWait: { await library.reloadAndWait() },
+            requestTimings: { [weak self] in await self?.requests.timings.report ?? RequestTimings().report })
+    }
 }
