@@ -217,6 +217,40 @@ import Testing
         #expect(edit.newText == "Thanks for $5, {see} you soon\nBest wishes")
     }
 
+    /// A save while the first load is still being annotated (the library as read is in service meanwhile) waits for
+    /// the load that reads the file after the write, and replies as soon as that one is in service.
+    @Test func aSelectionSavedWhileTheFirstLoadIsStillAnnotatedIsInServiceWhenTheReplyComes() async throws {
+        let gate = Gate()
+        let client = TestClient(diskLibrary: [directory], firstLoadWait: .seconds(60)) { configuration in
+            configuration.annotateLibrary = { loaded in
+                gate.waitUntilOpen(atMost: .seconds(60))
+                return LayerLoading.annotating(loaded)
+            }
+        }
+        defer { gate.open() }
+        // A client that registers completion gets its reply without waiting for the load.
+        _ = try await client.result(
+            "initialize", ["processId": .null, "capabilities": ["textDocument": ["completion": ["dynamicRegistration": true]]]])
+        client.notify("initialized", [:])
+        client.open(uri, language: "markdown", text: "Kind regards from us\nzz")
+        #expect(try await client.complete(uri, line: 1, character: 2).items.isEmpty)
+
+        async let reply = save(client, range(0, 0, 0, 20), trigger: "kr", title: "Kind regards")
+        // Once the file is written the save waits for a load; the first one's annotation is let go only then.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while (try? String(contentsOfFile: libraryFile, encoding: .utf8))?.contains("Kind regards") != true, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        gate.open()
+        let result = try #require(await reply).get().decode(SaveSelectionResult.self)
+        #expect(result.isInLibrary, "the reply came before the saved snippet was in service")
+        client.notify("textDocument/didChange", [
+            "textDocument": ["uri": .string(uri), "version": 2],
+            "contentChanges": [["range": range(1, 0, 1, 2), "text": "kr"]],
+        ])
+        #expect(try await client.complete(uri, line: 1, character: 2).items.map(\.label).contains("kr"))
+    }
+
     @Test func derivedNamesStepAroundExistingOnes() async throws {
         let client = try await client(document: "remind me later\nremind me later\n")
         let first = try #require(await save(client, range(0, 0, 0, 15))).get().decode(SaveSelectionResult.self)

@@ -155,6 +155,45 @@ struct ProtocolTests {
         #expect(result["serverInfo"]?["name"] == "snippets-lsp")
     }
 
+    /// What a client reads from `initialize` and from the registrations, member for member: the capabilities
+    /// are typed now, and a client's configuration (lsp-mode, eglot) keys on exactly these names and values.
+    @Test func theInitializeResultAndTheRegistrationsAreExactlyTheseJSON() async throws {
+        let library = TestLibrary([makeFile([makeSnippet("Doctype", triggers: ["!d"], body: "<!doctype html>")])])
+        let plain = try await TestClient(library: library).initialize()
+        #expect(String(decoding: plain.serialized(), as: UTF8.self) == """
+            {"capabilities":{"codeActionProvider":{"codeActionKinds":["refactor.rewrite","refactor.extract"],"resolveProvider":true},\
+            "completionProvider":{"resolveProvider":true,"triggerCharacters":["!"]},\
+            "executeCommandProvider":{"commands":["snippets.ask","snippets.saveSelection","snippets.learn"]},\
+            "experimental":{"snippetsAsk":true,"snippetsVerifyCitations":true},"positionEncoding":"utf-16",\
+            "textDocumentSync":{"change":2,"openClose":true},"workspace":{"workspaceFolders":{"supported":true}}},\
+            "serverInfo":{"name":"snippets-lsp","version":"\(LanguageServer.serverVersion)"}}
+            """)
+
+        let client = TestClient(library: library)
+        let registering = try await client.initialize(capabilities: [
+            "textDocument": ["completion": ["dynamicRegistration": true]],
+            "workspace": ["didChangeWatchedFiles": ["dynamicRegistration": true]],
+        ])
+        #expect(registering["capabilities"]?["completionProvider"] == nil)
+        let watcher = try #require(await client.notification("client/registerCapability"))
+        #expect(String(decoding: watcher.serialized(), as: UTF8.self) == """
+            {"registrations":[{"id":"snippets-library-watch","method":"workspace/didChangeWatchedFiles",\
+            "registerOptions":{"watchers":[{"globPattern":"/lib/**/*"}]}}]}
+            """)
+        let completion = try #require(await client.notification("client/registerCapability"))
+        #expect(String(decoding: completion.serialized(), as: UTF8.self) == """
+            {"registrations":[{"id":"snippets-completion-1","method":"textDocument/completion",\
+            "registerOptions":{"documentSelector":null,"resolveProvider":true,"triggerCharacters":["!"]}}]}
+            """)
+        library.put(makeFile([makeSnippet("At", triggers: ["@x"], body: "@x")]))
+        client.notify("workspace/didChangeWatchedFiles", ["changes": []])
+        try await client.nextLoad()
+        let unregistration = try #require(await client.notification("client/unregisterCapability"))
+        #expect(String(decoding: unregistration.serialized(), as: UTF8.self) == """
+            {"unregisterations":[{"id":"snippets-completion-1","method":"textDocument/completion"}]}
+            """)
+    }
+
     @Test func serveHelpAndBadOptions() async {
         let output = CapturedOutput()
         #expect(await CommandLineTool.run(arguments: ["serve", "--help"], environment: [:], output: output.output) == 0)

@@ -7,7 +7,7 @@ import SnippetsCore
 public enum AskHandler: RequestHandler {
     public static let method = "snippets/ask"
     public static let runsConcurrently = true
-    public static var serverCapabilities: [String: JSONValue] { ["experimental": ["snippetsAsk": true]] }
+    public static var serverCapabilities: ServerCapabilities { ServerCapabilities(experimental: ["snippetsAsk": true]) }
 
     public static func handle(_ params: AskParams, context: RequestContext) async throws -> AskResponse {
         // The `model` setting (or `serve --model-url`): shown `candidates` snippets unless the request says.
@@ -15,7 +15,7 @@ public enum AskHandler: RequestHandler {
         var params = params
         if params.limit == nil { params.limit = configuration.candidates }
         // The model's role: forced by `model.role`, else measured on this library (advisory until then). Never waits.
-        let qualifier = context.server.qualifier
+        let qualifier = context.qualifier
         let standing = await qualifier.standing(
             of: configuration, setting: context.settings.modelRole, snapshot: context.library,
             environment: context.configuration.environment, measuring: context.configuration.measuresModels)
@@ -63,10 +63,10 @@ public enum AskHandler: RequestHandler {
             throw error
         }
         if let token { await context.notify("$/progress", WorkDoneProgress(token: token, value: .init(kind: "end"))) }
-        if GapLog.isGap(result), await context.server.isLearning,
+        if GapLog.isGap(result), context.isLearning,
             let problem = GapLog(environment: context.configuration.environment).record(request.question)
         {
-            await context.server.log(problem)
+            await context.log(problem)
         }
         return AskResponse(result, encoding: context.positionEncoding, library: snapshot.library)
     }

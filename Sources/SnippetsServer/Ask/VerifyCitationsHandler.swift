@@ -47,7 +47,7 @@ public struct VerifyCitationsResult: Codable, Hashable, Sendable {
 /// is still in the library as it was. See `protocol/snippets-verifyCitations.md`.
 public enum VerifyCitationsHandler: RequestHandler {
     public static let method = "snippets/verifyCitations"
-    public static var serverCapabilities: [String: JSONValue] { ["experimental": ["snippetsVerifyCitations": true]] }
+    public static var serverCapabilities: ServerCapabilities { ServerCapabilities(experimental: ["snippetsVerifyCitations": true]) }
     /// The most citations one request may carry.
     public static let maximumCitations = 1000
 

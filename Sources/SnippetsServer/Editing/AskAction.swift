@@ -109,11 +109,11 @@ enum AskAction {
                 question: arguments.question, range: range,
                 indentation: String(LineTable(document.text).content(ofLine: range.start.line).prefix { $0 == " " || $0 == "\t" }))
             if let edit = edit(for: response, target: target, document: document, context: context) {
-                await context.server.sendRequest("workspace/applyEdit", ApplyWorkspaceEditParams(label: title(for: arguments.question), edit: edit))
+                await context.sendRequest("workspace/applyEdit", ApplyWorkspaceEditParams(label: title(for: arguments.question), edit: edit))
                 inserted = true
             }
         }
-        await context.server.showMessage(message(for: response, inserted: inserted), type: 3)
+        await context.showMessage(message(for: response, inserted: inserted), type: .info)
         return response
     }
 }

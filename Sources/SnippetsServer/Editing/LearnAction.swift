@@ -31,7 +31,7 @@ enum LearnAction {
     static let questionLength = AskRequest.questionLength
 
     static func execute(_ arguments: LearnArguments, context: RequestContext) async throws -> LearnResult {
-        guard await context.server.isLearning else { throw refusal(LearnError.disabled.description) }
+        guard context.isLearning else { throw refusal(LearnError.disabled.description) }
         let question = arguments.question
         guard question.contains(where: { !$0.isWhitespace }), question.unicodeScalars.count <= questionLength.upperBound else {
             throw ResponseError.invalidParams("\(command): question must be 1 to \(questionLength.upperBound) characters")
@@ -40,7 +40,7 @@ enum LearnAction {
         guard let snippet = snapshot.library.snippet(withID: SnippetID(rawValue: arguments.id)) else {
             throw refusal(LearnError.unknownSnippet(arguments.id).description)
         }
-        let layers = await context.server.libraryLayers
+        let layers = context.libraryLayers
         let configured = context.configuration.mayWriteLearnedWords
         let readOnlyLayers = LayerLoading.learnedWordsWriteCheck(layers)
         if let layer = layers.first(where: { $0.name == snippet.layer && $0.isReadOnly }) {
@@ -54,7 +54,7 @@ enum LearnAction {
         } catch {
             throw refusal(error.description)
         }
-        if outcome.path != nil { await context.server.reloadAndWait() }
+        if outcome.path != nil { _ = await context.reloadAndWait() }
         return LearnResult(id: snippet.id.rawValue, title: snippet.title, learned: outcome.words, path: outcome.path)
     }
 

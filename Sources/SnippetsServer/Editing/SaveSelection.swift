@@ -168,10 +168,10 @@ enum SaveSelection {
             if !result.isInLibrary {
                 message += " That file is not in your library paths (snippets.libraries), so it is not offered."
             }
-            await context.server.showMessage(message, type: 3)
+            await context.showMessage(message, type: .info)
             return result
         } catch let error as ResponseError {
-            await context.server.showMessage(error.message, type: 1)
+            await context.showMessage(error.message, type: .error)
             throw error
         }
     }
@@ -187,7 +187,7 @@ enum SaveSelection {
         let hasText = text.contains(where: { !$0.isWhitespace })
         guard hasText || description != nil else { throw refusal("the selection is empty") }
         let path = try destination(
-            settings: context.settings, layers: await context.server.libraryLayers,
+            settings: context.settings, layers: context.libraryLayers,
             environment: context.configuration.environment)
         let scope = ["plaintext", "text", ""].contains(document.languageID) ? nil : document.languageID
         let request = SaveRequest(text: text, description: description, title: arguments.title, trigger: arguments.trigger, scope: scope)
@@ -198,13 +198,13 @@ enum SaveSelection {
             let uri = URL(fileURLWithPath: path).absoluteString
             return SaveSelectionResult(
                 path: path, id: SnippetID(fileURI: uri, key: chosen.title).rawValue, title: chosen.title, trigger: chosen.trigger,
-                isInLibrary: (try? checkDestination(path, libraryPaths: await context.server.libraryPaths)) != nil)
+                isInLibrary: (try? checkDestination(path, libraryPaths: context.libraryPaths)) != nil)
         }
         let chosen = try request.write(to: path, snapshot: context.library, writer: writer)
-        await context.server.reloadAndWait()
+        let reloaded = await context.reloadAndWait()
         let uri = URL(fileURLWithPath: path).absoluteString
         let id = SnippetID(fileURI: uri, key: chosen.title)
-        let served = await context.server.snapshot.library.snippets.contains {
+        let served = reloaded.library.snippets.contains {
             $0.title == chosen.title && LanguageServer.fileKey($0.location.uri) == LanguageServer.fileKey(uri)
         }
         return SaveSelectionResult(path: path, id: id.rawValue, title: chosen.title, trigger: chosen.trigger, isInLibrary: served)
@@ -285,20 +285,6 @@ extension SnippetFileEdit {
     static func entries(in bytes: [UInt8]?) -> (titles: Set<String>, triggers: Set<String>) {
         guard let bytes, case .success(let root) = JSONC.parse(bytes), let members = root.members else { return ([], []) }
         return (Set(members.map(\.key)), Set(members.flatMap { triggers(of: $0.value) }))
-    }
-}
-
-extension LanguageServer {
-    /// Reloads the library now and returns once a load that started after this call is in service.
-    func reloadAndWait(timeout: Duration = .seconds(30)) async {
-        // A load already running may have read the files before the change: wait for the one after it.
-        let target = snapshot.generation + (reloadTask == nil ? 1 : 2)
-        scheduleReload()
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        while snapshot.generation < target, clock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
     }
 }
 

@@ -7,8 +7,8 @@ public enum CodeActionHandler: RequestHandler {
     /// Beside the in-order queue: for a client that cannot resolve an action's edit the ask (and its model call)
     /// runs here, and completions must not wait for it. It sees the documents as of its arrival.
     public static let runsConcurrently = true
-    public static var serverCapabilities: [String: JSONValue] {
-        ["codeActionProvider": ["codeActionKinds": [.string(AskAction.kind), .string(SaveSelection.kind)], "resolveProvider": true]]
+    public static var serverCapabilities: ServerCapabilities {
+        ServerCapabilities(codeActionProvider: CodeActionOptions(codeActionKinds: [AskAction.kind, SaveSelection.kind], resolveProvider: true))
     }
 
     public static func handle(_ params: CodeActionParams, context: RequestContext) async throws -> [CodeAction] {

@@ -4,8 +4,8 @@ import SnippetsCore
 /// inserted when a range is given), `snippets.saveSelection` and `snippets.learn`. See `protocol/snippets-commands.md`.
 public enum ExecuteCommandHandler: RequestHandler {
     public static let method = "workspace/executeCommand"
-    public static var serverCapabilities: [String: JSONValue] {
-        ["executeCommandProvider": ["commands": [.string(AskAction.command), .string(SaveSelection.command), .string(LearnAction.command)]]]
+    public static var serverCapabilities: ServerCapabilities {
+        ServerCapabilities(executeCommandProvider: ExecuteCommandOptions(commands: [AskAction.command, SaveSelection.command, LearnAction.command]))
     }
 
     /// `snippets.ask` runs beside the in-order queue (it may wait on a model); saving stays in order.

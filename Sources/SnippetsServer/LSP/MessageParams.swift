@@ -1,5 +1,5 @@
-/// `window/showMessage` and `window/logMessage` params (type 1 error, 2 warning, 3 info, 4 log).
+/// `window/showMessage` and `window/logMessage` params.
 public struct MessageParams: Codable, Hashable, Sendable {
-    public var type: Int
+    public var type: MessageType
     public var message: String
 }

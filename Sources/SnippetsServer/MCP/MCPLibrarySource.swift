@@ -128,7 +128,7 @@ public actor WatchedLibrary: MCPLibrarySource {
         let lastGood = lastGood
         let generation = snapshot.generation + 1
         Task.detached(priority: .utility) {
-            let snapshot = await LanguageServer.offCooperativeThreads { () -> (LibrarySnapshot, LastGoodFiles) in
+            let snapshot = await LibraryService.offCooperativeThreads { () -> (LibrarySnapshot, LastGoodFiles) in
                 let loaded = configuration.annotateLibrary(configuration.loadLibrary(layers, []))
                 var newLastGood = lastGood
                 let served = newLastGood.serving(loaded)

@@ -94,7 +94,7 @@ public actor ModelQualifier {
         log: @escaping @Sendable (String) async -> Void
     ) async -> QualificationCounts? {
         let cache = cache
-        let (key, cached, probes) = await LanguageServer.offCooperativeThreads {
+        let (key, cached, probes) = await LibraryService.offCooperativeThreads {
             let key = QualificationCache.Key(configuration: configuration, libraryRevision: QualificationProbes.revision(of: library))
             if let cached = cache.counts(for: key) { return (key, Optional(cached), [QualificationProbe]()) }
             return (key, nil, QualificationProbes.make(library: library, index: index))

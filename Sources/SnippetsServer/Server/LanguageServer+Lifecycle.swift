@@ -24,7 +24,7 @@ extension LanguageServer {
         } catch {
             return .failure(ResponseError.from(error))
         }
-        client = ClientCapabilities(raw: initializeParams.capabilities, clientName: initializeParams.clientInfo?.name)
+        registrations.initialize(ClientCapabilities(raw: initializeParams.capabilities, clientName: initializeParams.clientInfo?.name))
         positionEncoding = Self.negotiateEncoding(offered: client.positionEncodings)
         if let folders = initializeParams.workspaceFolders, !folders.isEmpty {
             workspaceFolders = folders.compactMap { DocumentURI($0.uri).filePath }
@@ -35,47 +35,31 @@ extension LanguageServer {
         problems += ModelSettings.environmentProblems(newSettings.model, environment: configuration.environment)
         settings = newSettings
         phase = .running
-        scheduleReload()
+        await library.select(selection)
+        await library.scheduleReload()
 
-        var capabilities: [String: JSONValue] = [
-            "positionEncoding": .string(positionEncoding.rawValue),
-            "textDocumentSync": ["openClose": true, "change": 2],
-            "workspace": ["workspaceFolders": ["supported": true]],
-        ]
+        var capabilities = ServerCapabilities(
+            positionEncoding: positionEncoding,
+            textDocumentSync: TextDocumentSyncOptions(openClose: true, change: .incremental),
+            workspace: WorkspaceServerCapabilities(workspaceFolders: .init(supported: true)))
         if !client.supportsCompletionRegistration {
-            await waitForFirstLoad()
-            let words = client.completesOnlyOnTriggerCharacters
-            let characters =
-                snapshot.generation > 0
-                ? TriggerCharacters.advertised(for: snapshot.library, includingWordCharacters: words)
-                : TriggerCharacters.fallback(includingWordCharacters: words)
-            advertisedTriggerCharacters = characters
-            capabilities["completionProvider"] = [
-                "resolveProvider": true, "triggerCharacters": .array(characters.map(JSONValue.string)),
-            ]
+            let snapshot = await library.firstSnapshot(within: configuration.firstLoadWait)
+            capabilities.completionProvider = registrations.completionProvider(for: snapshot)
         }
-        capabilities.merge(registry.contributedCapabilities) { _, contributed in contributed }
-        let result: JSONValue = [
-            "capabilities": .object(capabilities),
-            "serverInfo": ["name": .string(Self.serverName), "version": .string(Self.serverVersion)],
-        ]
+        capabilities = capabilities.merging(registry.contributedCapabilities)
+        let result = InitializeResult(
+            capabilities: capabilities, serverInfo: .init(name: Self.serverName, version: Self.serverVersion))
         // The reply goes out first (it is returned); the warnings follow it.
         Task { self.afterInitialize(problems) }
-        return .success(result)
+        do {
+            return .success(try JSONValue(encoding: result))
+        } catch {
+            return .failure(ResponseError.from(error))
+        }
     }
 
     private func afterInitialize(_ problems: [ServerSettings.Problem]) {
-        for problem in problems { showMessage(problem.message, type: 2) }
-    }
-
-    /// Waits until the first library load is in service, or `firstLoadWait` has passed.
-    func waitForFirstLoad() async {
-        guard snapshot.generation == 0 else { return }
-        let clock = ContinuousClock()
-        let deadline = clock.now + configuration.firstLoadWait
-        while snapshot.generation == 0, clock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
+        for problem in problems { connection.showMessage(problem.message, type: .warning) }
     }
 
     /// Applies a notification. Before `initialize` only `exit` counts; unknown notifications are ignored.
@@ -88,32 +72,36 @@ extension LanguageServer {
         do {
             switch method {
             case "initialized":
-                clientIsReady = true
-                startWatching()
-                if snapshot.generation > 0 { announceLoadedLibrary() }
+                registrations.clientIsReady()
+                await startWatching()
+                // A load in service before this (the first load's interim included) waited for it. Should a load's own
+                // announcement run meanwhile too, the second says nothing new (each part says only what changed),
+                // but for the path problems' diagnostics, published again.
+                let snapshot = await library.snapshot
+                if snapshot.generation > 0 { announce(snapshot) }
             case "textDocument/didOpen":
                 let item = try (params ?? .null).decode(DidOpenTextDocumentParams.self).textDocument
                 documents.open(TextDocument(uri: item.uri, languageID: item.languageId, version: item.version, text: item.text))
-                publishDiagnostics(forOpened: item.uri)
+                diagnostics.publish(forOpened: item.uri, encoding: positionEncoding)
             case "textDocument/didChange":
                 documents.change(try (params ?? .null).decode(DidChangeTextDocumentParams.self), encoding: positionEncoding)
             case "textDocument/didClose":
                 documents.close(uri: try (params ?? .null).decode(DidCloseTextDocumentParams.self).textDocument.uri)
             case "workspace/didChangeConfiguration":
-                changeConfiguration(params?["settings"] ?? .null)
+                await changeConfiguration(params?["settings"] ?? .null)
             case "workspace/didChangeWatchedFiles":
-                scheduleReload()
+                await library.scheduleReload()
             case "workspace/didChangeWorkspaceFolders":
-                changeWorkspaceFolders(try (params ?? .null).decode(DidChangeWorkspaceFoldersParams.self))
+                await changeWorkspaceFolders(try (params ?? .null).decode(DidChangeWorkspaceFoldersParams.self))
             default:
                 break
             }
         } catch {
-            log("ignored \(method): \(ResponseError.from(error).message)")
+            connection.log("ignored \(method): \(ResponseError.from(error).message)")
         }
     }
 
-    private func changeConfiguration(_ json: JSONValue) {
+    private func changeConfiguration(_ json: JSONValue) async {
         var (newSettings, problems) = settings.applying(json)
         if let keyProblem = ModelSettings.keepingKeyDestination(of: settings.model, in: &newSettings.model) {
             problems.append(keyProblem)
@@ -123,22 +111,81 @@ extension LanguageServer {
         }
         let librariesChanged = newSettings.libraries != settings.libraries || newSettings.learning != settings.learning
         settings = newSettings
-        for problem in problems { showMessage(problem.message, type: 2) }
+        for problem in problems { connection.showMessage(problem.message, type: .warning) }
         if librariesChanged {
-            startWatching()
-            scheduleReload()
+            await library.select(selection)
+            await startWatching()
+            await library.scheduleReload()
         } else {
-            scheduleQualification()
+            scheduleQualification(of: await library.snapshot)
         }
     }
 
-    private func changeWorkspaceFolders(_ params: DidChangeWorkspaceFoldersParams) {
+    private func changeWorkspaceFolders(_ params: DidChangeWorkspaceFoldersParams) async {
         let removed = Set(params.event.removed.compactMap { DocumentURI($0.uri).filePath })
         workspaceFolders.removeAll { removed.contains($0) }
         for folder in params.event.added.compactMap({ DocumentURI($0.uri).filePath }) where !workspaceFolders.contains(folder) {
             workspaceFolders.append(folder)
         }
-        startWatching()
-        scheduleReload()
+        await library.select(selection)
+        await startWatching()
+        await library.scheduleReload()
+    }
+
+    /// Watches the library: through the client's file watcher when it can register one, and by a cheap periodic
+    /// check of file sizes and modification times for what the client will not watch (everything when it cannot
+    /// register, else the roots outside its workspace folders).
+    func startWatching() async {
+        let selection = selection
+        let watchedByClient = registrations.registerFileWatchers(for: selection.watchedRoots)
+        await library.watch(watchedByClient ? selection.watchedRootsOutsideWorkspace : selection.watchedRoots)
+    }
+
+    /// The watched roots that lie inside none of the workspace folders (see `LibrarySelection`).
+    var watchedRootsOutsideWorkspace: [String] { selection.watchedRootsOutsideWorkspace }
+
+    /// The read-only layer `path` is in, if any (see `LibrarySelection.readOnlyLayer(containing:)`).
+    func readOnlyLayer(containing path: String) -> LibraryLayer? {
+        selection.readOnlyLayer(containing: path)
+    }
+
+    /// What follows a load once its snapshot is in service: its problems published, and (once the client sent
+    /// `initialized`) the client told; then the model measured on it.
+    func libraryInstalled(_ snapshot: LibrarySnapshot, problems: LoadProblems) {
+        diagnostics.install(problems, documents: documents, encoding: positionEncoding)
+        if registrations.isClientReady { announce(snapshot) }
+        scheduleQualification(of: snapshot)
+    }
+
+    /// What the client hears once a load is in service and it has sent `initialized`: the trigger characters (by
+    /// registration, when it allows one and they changed), and the library's path problems and broken files
+    /// (`DiagnosticsPublisher.announce`).
+    private func announce(_ snapshot: LibrarySnapshot) {
+        registrations.updateTriggerCharacters(for: snapshot)
+        diagnostics.announce(snapshot.library, paths: selection.paths, documents: documents, encoding: positionEncoding)
+    }
+
+    /// Starts measuring the configured model on `snapshot`, in the background, when the role is `auto` and it has
+    /// not been measured on this snapshot (see `ModelQualifier`).
+    func scheduleQualification(of snapshot: LibrarySnapshot) {
+        guard configuration.measuresModels, let model = settings.model, settings.modelRole == .auto, snapshot.generation > 0
+        else { return }
+        let environment = configuration.environment
+        let connection = connection
+        Task {
+            _ = await qualifier.standing(
+                of: model, setting: .auto, snapshot: snapshot, environment: environment, measuring: true,
+                log: { line in connection.log(line) })
+        }
+    }
+
+    /// A path problem as the user should read it (`DiagnosticsPublisher.advice`; `doctor` says it too).
+    static func advice(for problem: LibraryDiagnostic, paths: LibraryPaths, mentioningDoctor: Bool = true) -> String {
+        DiagnosticsPublisher.advice(for: problem, paths: paths, mentioningDoctor: mentioningDoctor)
+    }
+
+    /// A file URI reduced to a comparable key (clients and the loader may percent-encode differently).
+    static func fileKey(_ uri: String) -> String {
+        DocumentURI(uri).filePath.map { ($0 as NSString).standardizingPath } ?? uri
     }
 }

@@ -1,8 +1,10 @@
 import Foundation
 import SnippetsCore
 
-/// The language server: reads messages from a `MessageTransport`, applies them in order, and answers every
-/// request exactly once.
+/// The language server's request loop: reads messages from a `MessageTransport`, applies them in order, and
+/// answers every request exactly once. The long-lived parts are their own: `LibraryService` (loads, reloads,
+/// watching, the snapshot), `DiagnosticsPublisher`, `ClientRegistrations`, `ClientConnection` (what the server
+/// sends on its own); a handler gets what it may use through its `RequestContext`.
 ///
 /// **Invariant:** requests and notifications are applied in arrival order; only `$/cancelRequest` bypasses the
 /// queue (it is acted on as soon as it is read). **Invariant:** every request gets exactly one reply, built in
@@ -22,56 +24,23 @@ public actor LanguageServer {
         case undecodable(JSONRPCMessage.DecodeFailure)
     }
 
-    let transport: any MessageTransport
     let configuration: ServerConfiguration
     let registry: RequestHandlerRegistry
+    let connection: ClientConnection
+    let library: LibraryService
+    let diagnostics: DiagnosticsPublisher
+    let registrations: ClientRegistrations
+    /// Measures the configured model on the library in the background (see `ModelQualifier`).
+    let qualifier: ModelQualifier
 
     var phase = Phase.uninitialized
     var exitStatus: Int32?
     /// The negotiated encoding: every `Position` in and out counts code units of it.
     public internal(set) var positionEncoding = PositionEncoding.utf16
-    var client = ClientCapabilities(raw: nil)
     var settings = ServerSettings()
     var documents = DocumentStore()
     var workspaceFolders: [String] = []
-    /// The library in service.
-    public internal(set) var snapshot = LibrarySnapshot.empty
-
-    private var running: [RequestID: Task<Result<ReplyPayload, ResponseError>, Never>] = [:]
-    private var cancelled: Set<RequestID> = []
-    /// Requests read and not yet answered, by id (a count, as a client may repeat an id). Only these can be cancelled:
-    /// a cancellation for an id already answered or never sent must not mark a later request with that id.
-    private var unanswered: [RequestID: Int] = [:]
-    private var nextOutgoingID = 1
-    /// Server-side time per request, reported by `snippets/stats`.
-    var requestTimings = RequestTimings()
-    /// Method and read time of each request not answered yet, for `requestTimings`.
-    private var arrivals: [RequestID: (method: String, received: UInt64)] = [:]
-
-    // Reloading (see LanguageServer+Library.swift).
-    var lastGood = LastGoodFiles()
-    var reloadTask: Task<Void, Never>?
-    var reloadRequested = false
-    var watcherTask: Task<Void, Never>?
-    var publishedDiagnostics: Set<String> = []
-    /// Whether the client sent `initialized` (requests to it, and diagnostics, wait for it).
-    var clientIsReady = false
-    /// The trigger characters the client was last told about (statically or by registration), and the id of the
-    /// dynamic registration carrying them.
-    var advertisedTriggerCharacters: [String]?
-    var completionRegistrationID: String?
-    /// Library path problems already shown with `window/showMessage` (each is shown once).
-    var shownPathProblems: Set<String> = []
-    /// Path URIs with a published path problem (cleared once the path is fixed).
-    var publishedPathProblems: Set<String> = []
-    var libraryDiagnostics: [String: [LibraryDiagnostic]] = [:]
-    /// The paths of the snippet files with errors in the snippet in service, in library order.
-    var brokenFilePaths: [String] = []
-    /// The broken files the user was last told about (`announceBrokenFiles`): a reload finding the same ones says
-    /// nothing again.
-    var announcedBrokenFiles: Set<String> = []
-    /// Measures the configured model on the library in the background (see `ModelQualifier`).
-    let qualifier: ModelQualifier
+    var requests = PendingRequests()
 
     /// A server that will speak over `transport` once `run()` is called.
     public init(
@@ -79,16 +48,40 @@ public actor LanguageServer {
         configuration: ServerConfiguration,
         handlers: RequestHandlerRegistry = .standard
     ) {
-        self.transport = transport
         self.configuration = configuration
         self.registry = handlers
-        self.settings.model = configuration.defaultModel
-        self.settings.modelRole = configuration.defaultModelRole
+        var settings = ServerSettings()
+        settings.model = configuration.defaultModel
+        settings.modelRole = configuration.defaultModelRole
+        self.settings = settings
+        let connection = ClientConnection(transport: transport, logError: configuration.logError)
+        self.connection = connection
+        self.library = LibraryService(
+            configuration: configuration, connection: connection,
+            selection: LibrarySelection(settings: settings, configuration: configuration, workspaceFolders: []))
+        self.diagnostics = DiagnosticsPublisher(connection: connection)
+        self.registrations = ClientRegistrations(connection: connection)
         self.qualifier = ModelQualifier(cache: QualificationCache(environment: configuration.environment))
+    }
+
+    /// The library in service.
+    public var snapshot: LibrarySnapshot {
+        get async { await library.snapshot }
+    }
+
+    /// What the client can do, from `initialize`.
+    var client: ClientCapabilities { registrations.client }
+
+    /// Which library the settings and workspace folders choose.
+    var selection: LibrarySelection {
+        LibrarySelection(settings: settings, configuration: configuration, workspaceFolders: workspaceFolders)
     }
 
     /// Serves until `exit` or the end of input, and returns the exit status: 0 after `shutdown`, 1 otherwise.
     public func run() async -> Int32 {
+        await library.setInstallHandler { [weak self] snapshot, problems in
+            await self?.libraryInstalled(snapshot, problems: problems)
+        }
         let (queue, queueInput) = AsyncStream.makeStream(of: (item: Incoming, size: Int).self, bufferingPolicy: .unbounded)
         let budget = QueueBudget(maximumItems: Self.queuedMessageLimit, maximumBytes: Self.queuedByteLimit)
         let reader = Task { await self.read(into: queueInput, budget: budget) }
@@ -98,11 +91,10 @@ public actor LanguageServer {
             if exitStatus != nil { break }
         }
         reader.cancel()
-        watcherTask?.cancel()
-        reloadTask?.cancel()
+        await library.close()
         await qualifier.cancelAll()
-        for task in running.values { task.cancel() }
-        transport.close()
+        requests.cancelAll()
+        connection.close()
         return exitStatus ?? (phase == .shutDown ? 0 : 1)
     }
 
@@ -116,7 +108,7 @@ public actor LanguageServer {
     /// the pipe instead of growing the server's memory.
     private nonisolated func read(into queue: AsyncStream<(item: Incoming, size: Int)>.Continuation, budget: QueueBudget) async {
         var framer = MessageFramer()
-        for await chunk in transport.incoming {
+        for await chunk in connection.incoming {
             framer.append(chunk)
             while let event = framer.next() {
                 switch event {
@@ -129,7 +121,7 @@ public actor LanguageServer {
                         if let id = params?["id"].flatMap(RequestID.init) { await cancel(id) }
                     case .success(let message):
                         await budget.acquire(body.count)
-                        if case .request(let id, _, _) = message { await noteUnanswered(id) }
+                        if case .request(let id, _, _) = message { await noteRead(id) }
                         queue.yield((.message(message, received: received), body.count))
                     case .failure(let failure):
                         await budget.acquire(body.count)
@@ -148,7 +140,7 @@ public actor LanguageServer {
     private func process(_ item: Incoming) async {
         switch item {
         case .undecodable(let failure):
-            send(.response(id: failure.id, result: .failure(failure.error)))
+            connection.send(.response(id: failure.id, result: .failure(failure.error)))
         case .message(.response(let id, let result), _):
             if case .failure(let error) = result {
                 configuration.logError("snippets-lsp: client answered request \(id?.description ?? "?") with error \(error.code): \(error.message)")
@@ -156,13 +148,13 @@ public actor LanguageServer {
         case .message(.notification(let method, let params), _):
             await handleNotification(method, params: params)
         case .message(.request(let id, let method, let params), let received):
-            arrivals[id] = (method, received)
+            requests.arrived(id, method: method, received: received)
             await handleRequest(id: id, method: method, params: params)
         }
     }
 
     private func handleRequest(id: RequestID, method: String, params: JSONValue?) async {
-        if cancelled.remove(id) != nil {
+        if requests.takeCancellation(of: id) {
             return reply(to: id, with: .failure(.requestCancelled))
         }
         switch (phase, method) {
@@ -176,7 +168,7 @@ public actor LanguageServer {
             return reply(to: id, with: .failure(.invalidRequest("'initialize' was already received")))
         case (.running, "shutdown"):
             phase = .shutDown
-            watcherTask?.cancel()
+            await library.stopWatching()
             return reply(to: id, with: .success(.null))
         case (.running, _):
             break
@@ -184,14 +176,17 @@ public actor LanguageServer {
         guard let entry = registry.entry(for: method) else {
             return reply(to: id, with: .failure(.methodNotFound(method)))
         }
-        if entry.needsLibrary {
-            // In the queue, so later messages (edits included) stay behind this request.
-            await waitForFirstLoad()
-            if cancelled.remove(id) != nil { return reply(to: id, with: .failure(.requestCancelled)) }
+        // In the queue, so later messages (edits included) stay behind this request.
+        let snapshot =
+            entry.needsLibrary
+            ? await library.firstSnapshot(within: configuration.firstLoadWait) : await library.snapshot
+        if entry.needsLibrary, requests.takeCancellation(of: id) {
+            return reply(to: id, with: .failure(.requestCancelled))
         }
         let context = RequestContext(
             id: id, positionEncoding: positionEncoding, library: snapshot, documents: documents, settings: settings,
-            client: client, workspaceFolders: workspaceFolders, configuration: configuration, server: self)
+            client: client, workspaceFolders: workspaceFolders, configuration: configuration, qualifier: qualifier,
+            effects: effects)
         let prepared = entry.prepare(params, context)
         let task = Task { () -> Result<ReplyPayload, ResponseError> in
             do {
@@ -203,7 +198,7 @@ public actor LanguageServer {
                 return .failure(ResponseError.from(error))
             }
         }
-        running[id] = task
+        requests.started(id, as: task)
         if prepared.runsConcurrently {
             Task { let result = await task.value; self.finish(id, result) }
         } else {
@@ -212,8 +207,8 @@ public actor LanguageServer {
     }
 
     private func finish(_ id: RequestID, _ result: Result<ReplyPayload, ResponseError>) {
-        running[id] = nil
-        let wasCancelled = cancelled.remove(id) != nil
+        requests.ended(id)
+        let wasCancelled = requests.takeCancellation(of: id)
         switch (result, wasCancelled) {
         case (_, true): reply(to: id, with: .failure(.requestCancelled))
         case (.success(.encoded(let json)), false): reply(to: id, encoded: json)
@@ -222,22 +217,19 @@ public actor LanguageServer {
         }
     }
 
-    /// `$/cancelRequest`: stops a running request (it is answered with -32800 when it ends) or marks a queued one
-    /// so it is answered with -32800 without running.
+    /// `$/cancelRequest` (see `PendingRequests.cancel(_:)`).
     private func cancel(_ id: RequestID) {
-        guard unanswered[id] != nil else { return }
-        cancelled.insert(id)
-        running[id]?.cancel()
+        requests.cancel(id)
     }
 
     /// Counts a request the reader has queued.
-    private func noteUnanswered(_ id: RequestID) {
-        unanswered[id, default: 0] += 1
+    private func noteRead(_ id: RequestID) {
+        requests.read(id)
     }
 
     /// The one place a reply is written.
     private func reply(to id: RequestID, with result: Result<JSONValue, ResponseError>) {
-        send(.response(id: id, result: result))
+        connection.send(.response(id: id, result: result))
         answered(id)
     }
 
@@ -250,52 +242,27 @@ public actor LanguageServer {
         writer.raw(",\"jsonrpc\":\"2.0\",\"result\":")
         writer.bytes.append(contentsOf: json)
         writer.raw("}")
-        transport.send(MessageFramer.frame(writer.bytes))
+        connection.send(MessageFramer.frame(writer.bytes))
         answered(id)
     }
 
     /// Called by both reply paths (`reply(to:with:)` and `reply(to:encoded:)`) right after the
     /// reply was written: bookkeeping for answered requests belongs here.
     private func answered(_ id: RequestID) {
-        if let count = unanswered[id] { unanswered[id] = count > 1 ? count - 1 : nil }
-        if let request = arrivals.removeValue(forKey: id) {
-            requestTimings.record(request.method, receivedAt: request.received)
-        }
+        requests.answered(id)
     }
 
-    func send(_ message: JSONRPCMessage) {
-        transport.send(MessageFramer.frame(message.json.serialized()))
-    }
-
-    /// Sends a notification to the client.
-    func sendNotification<Params: Encodable & Sendable>(_ method: String, _ params: Params) {
-        do {
-            send(.notification(method: method, params: try JSONValue(encoding: params)))
-        } catch {
-            configuration.logError("snippets-lsp: could not encode \(method): \(error)")
-        }
-    }
-
-    /// Sends a request to the client; its reply is only logged if it is an error.
-    func sendRequest<Params: Encodable & Sendable>(_ method: String, _ params: Params) {
-        let id = RequestID.string("snippets-\(nextOutgoingID)")
-        nextOutgoingID += 1
-        do {
-            send(.request(id: id, method: method, params: try JSONValue(encoding: params)))
-        } catch {
-            configuration.logError("snippets-lsp: could not encode \(method): \(error)")
-        }
-    }
-
-    /// Logs to stderr, and with `toClient` also as `window/logMessage`.
-    func log(_ message: String, toClient: Bool = false, type: Int = 3) {
-        configuration.logError("snippets-lsp: " + message)
-        if toClient { sendNotification("window/logMessage", MessageParams(type: type, message: message)) }
-    }
-
-    /// Shows `message` to the user (`window/showMessage`); type 2 is a warning.
-    func showMessage(_ message: String, type: Int) {
-        configuration.logError("snippets-lsp: " + message)
-        sendNotification("window/showMessage", MessageParams(type: type, message: message))
+    /// The effects a handler may cause, bound to the parts that cause them; none reaches this actor but the
+    /// timings, read for `snippets/stats`.
+    private var effects: RequestEffects {
+        let connection = connection
+        let library = library
+        return RequestEffects(
+            notify: { method, params in connection.send(.notification(method: method, params: params)) },
+            request: { method, params in connection.sendRequest(method, params) },
+            log: { message, toClient in connection.log(message, toClient: toClient) },
+            showMessage: { message, type in connection.showMessage(message, type: type) },
+            reloadAndWait: { await library.reloadAndWait() },
+            requestTimings: { [weak self] in await self?.requests.timings.report ?? RequestTimings().report })
     }
 }

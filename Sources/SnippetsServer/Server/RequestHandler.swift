@@ -15,8 +15,8 @@ public protocol RequestHandler: Sendable {
     /// Whether this request runs beside the in-order queue; `runsConcurrently` unless the handler decides per
     /// request (`workspace/executeCommand` runs `snippets.ask` beside the queue and saving in it).
     static func runsConcurrently(_ params: Params, context: RequestContext) -> Bool
-    /// Members merged into the `capabilities` of the `initialize` reply (e.g. `executeCommandProvider`).
-    static var serverCapabilities: [String: JSONValue] { get }
+    /// What the handler adds to the `capabilities` of the `initialize` reply (e.g. `executeCommandProvider`).
+    static var serverCapabilities: ServerCapabilities { get }
     /// Whether the request reads the library: such a request waits (a bounded time) for the first load, so no
     /// reply speaks about a library that was not read yet.
     static var needsLibrary: Bool { get }
@@ -32,43 +32,9 @@ extension RequestHandler {
     /// The same for every request, by default.
     public static func runsConcurrently(_ params: Params, context: RequestContext) -> Bool { runsConcurrently }
     /// No extra capabilities, by default.
-    public static var serverCapabilities: [String: JSONValue] { [:] }
+    public static var serverCapabilities: ServerCapabilities { ServerCapabilities() }
     /// Reads the library, by default.
     public static var needsLibrary: Bool { true }
-}
-
-/// Everything a handler may read, fixed when its request is taken off the queue, plus a way to talk to the client.
-public struct RequestContext: Sendable {
-    /// The request being answered.
-    public let id: RequestID
-    /// The position encoding negotiated at `initialize`; every `Position` in and out uses it.
-    public let positionEncoding: PositionEncoding
-    /// The library and index in service (an immutable snapshot; reloads swap in a new one).
-    public let library: LibrarySnapshot
-    /// The open documents.
-    public let documents: DocumentStore
-    /// The user's settings.
-    public let settings: ServerSettings
-    /// What the client can do.
-    public let client: ClientCapabilities
-    /// Workspace folder paths (from `workspaceFolders`, else `rootUri`).
-    public let workspaceFolders: [String]
-    /// How the server was started (environment, clock, loaders).
-    public let configuration: ServerConfiguration
-    let server: LanguageServer
-
-    /// Throws `CancellationError` once the client has cancelled this request; call it between slow steps.
-    public func checkCancellation() throws { try Task.checkCancellation() }
-
-    /// Sends a notification to the client.
-    public func notify<Params: Encodable & Sendable>(_ method: String, _ params: Params) async {
-        await server.sendNotification(method, params)
-    }
-
-    /// Logs to stderr and, for what the user should see, `window/logMessage` (type 3 info).
-    public func log(_ message: String, toClient: Bool = false) async {
-        await server.log(message, toClient: toClient)
-    }
 }
 
 /// A handler's result: a value, or JSON text already written (the completion list writes itself, as building and
@@ -93,7 +59,7 @@ public struct RequestHandlerRegistry: Sendable {
     /// A type-erased handler.
     struct Entry: Sendable {
         let needsLibrary: Bool
-        let capabilities: [String: JSONValue]
+        let capabilities: ServerCapabilities
         /// Decodes the params (in order, where the request is read) and says how the request runs.
         let prepare: @Sendable (JSONValue?, RequestContext) -> Prepared
     }
@@ -139,13 +105,8 @@ public struct RequestHandlerRegistry: Sendable {
 
     func entry(for method: String) -> Entry? { entries[method] }
 
-    /// Capabilities contributed by the handlers, merged (objects such as `experimental` member by member).
-    var contributedCapabilities: [String: JSONValue] {
-        entries.values.reduce(into: [:]) { result, entry in
-            result.merge(entry.capabilities) { old, new in
-                guard let oldMembers = old.objectValue, let newMembers = new.objectValue else { return new }
-                return .object(oldMembers.merging(newMembers) { _, member in member })
-            }
-        }
+    /// Capabilities contributed by the handlers, merged (`experimental` member by member).
+    var contributedCapabilities: ServerCapabilities {
+        entries.values.reduce(ServerCapabilities()) { result, entry in result.merging(entry.capabilities) }
     }
 }

@@ -87,6 +87,6 @@ public enum StatsHandler: RequestHandler {
     public static let needsLibrary = false
 
     public static func handle(_ params: IgnoredParams, context: RequestContext) async throws -> StatsResult {
-        await context.server.requestTimings.report
+        await context.requestTimings()
     }
 }

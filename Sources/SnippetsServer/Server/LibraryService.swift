@@ -1,0 +1,247 @@
+import Foundation
+import SnippetsCore
+
+/// The library in service and how it gets there: loading and reloading off the request loop, the snapshot,
+/// the periodic check of the library's files, and waiting for a snapshot to be installed.
+///
+/// **Invariant:** at most one load runs at a time; reloads asked for while one runs are folded into one more run,
+/// which reads the files after the last request. **Invariant:** a snapshot is replaced whole and never by an older
+/// one. **Invariant:** nothing waits by polling: `firstSnapshot(within:)` and `reloadAndWait(timeout:)` are resumed
+/// when a snapshot is installed (or at their timeout, or when their task is cancelled), each exactly once, and
+/// after the server has handled the install (`InstallHandler`), so what a waiter replies comes after the client
+/// heard of the load.
+actor LibraryService {
+    /// What the server does once a load is in service (its problems published, the client told): awaited before
+    /// anyone waiting for that load is resumed.
+    typealias InstallHandler = @Sendable (_ snapshot: LibrarySnapshot, _ problems: LoadProblems) async -> Void
+
+    /// Loads: the one that runs, and how many began and finished.
+    private struct Loading {
+        var task: Task<Void, Never>?
+        /// A reload was asked for while `task` ran: one more run follows it.
+        var isRequestedAgain = false
+        /// Runs begun; a run's number is this count when it begins.
+        var started = 0
+        /// Runs whose snapshot is installed and handled.
+        var finished = 0
+    }
+
+    /// Someone waiting for a snapshot.
+    private struct Waiter {
+        enum Target {
+            /// Any snapshot after the empty one (the first load's interim counts).
+            case firstSnapshot
+            /// The end of load run number `n`.
+            case run(Int)
+        }
+
+        let target: Target
+        let continuation: CheckedContinuation<LibrarySnapshot, Never>
+        let timer: Task<Void, Never>
+    }
+
+    private let configuration: ServerConfiguration
+    private let connection: ClientConnection
+    /// The library in service.
+    private(set) var snapshot = LibrarySnapshot.empty
+    /// Which library is loaded and watched.
+    private var selection: LibrarySelection
+    private var lastGood = LastGoodFiles()
+    private var loading = Loading()
+    private var waiters: [Int: Waiter] = [:]
+    private var nextWaiterID = 0
+    private var watcherTask: Task<Void, Never>?
+    private var onInstall: InstallHandler?
+
+    init(configuration: ServerConfiguration, connection: ClientConnection, selection: LibrarySelection) {
+        self.configuration = configuration
+        self.connection = connection
+        self.selection = selection
+    }
+
+    /// Sets what runs after each install (the server's publishing and announcing).
+    func setInstallHandler(_ handler: @escaping InstallHandler) {
+        onInstall = handler
+    }
+
+    /// Chooses the library later loads read (a change of settings or workspace folders); it loads at the next
+    /// `scheduleReload()`.
+    func select(_ selection: LibrarySelection) {
+        self.selection = selection
+    }
+
+    /// Loads the library off the request loop and swaps the new snapshot in when it is ready. Reloads asked for
+    /// while one runs are folded into one more run.
+    func scheduleReload() {
+        guard loading.task == nil else {
+            loading.isRequestedAgain = true
+            return
+        }
+        loading.started += 1
+        let layers = selection.layers
+        let workspaceRoots = selection.workspaceFolders
+        let loader = configuration.loadLibrary
+        let annotate = configuration.annotateLibrary
+        let loadLearned = selection.isLearning ? configuration.loadLearnedWords : nil
+        let lastGood = self.lastGood
+        let generation = snapshot.generation + 1
+        loading.task = Task.detached(priority: .utility) {
+            // On the first load the user's own library goes into service as soon as it is read and indexed: what
+            // is learned from the library as a whole (conflicts, revisions) follows, and so do project snippets,
+            // which come from a repository someone opened (a slow or hostile `.vscode/*.code-snippets` must not keep
+            // completion waiting). Later reloads need no interim (and no second index): the last snapshot serves.
+            let (own, interim) = await Self.offCooperativeThreads { () -> (SnippetLibrary, LibrarySnapshot?) in
+                let own = loader(layers, [])
+                guard generation == 1 else { return (own, nil) }
+                var interimLastGood = lastGood
+                let served = interimLastGood.serving(own)
+                let learned = loadLearned?(layers.map(\.path), served) ?? .none
+                return (own, LibrarySnapshot(library: served, index: TokenIndex(library: served), generation: generation, learned: learned))
+            }
+            if let interim { await self.installInterim(interim) }
+            let (snapshot, newLastGood, problems) = await Self.offCooperativeThreads { () -> (LibrarySnapshot, LastGoodFiles, LoadProblems) in
+                var loaded = own
+                if !workspaceRoots.isEmpty {
+                    loaded = loaded.adding(loader([], workspaceRoots))
+                }
+                loaded = annotate(loaded)
+                var newLastGood = lastGood
+                let served = newLastGood.serving(loaded)
+                let snapshot: LibrarySnapshot
+                if let interim, let index = interim.index?.serving(served) {
+                    // The same snippets, annotated: the interim's index and learned words stay valid.
+                    snapshot = LibrarySnapshot(library: served, index: index, generation: generation, learned: interim.learned)
+                } else {
+                    let learned = loadLearned?(layers.map(\.path), served) ?? .none
+                    snapshot = LibrarySnapshot(library: served, index: TokenIndex(library: served), generation: generation, learned: learned)
+                }
+                return (snapshot, newLastGood, LoadProblems(loaded: loaded, learned: snapshot.learned))
+            }
+            await self.install(snapshot, lastGood: newLastGood, problems: problems)
+            // After the swap, so completions are served first: the first ask then finds its facts ready.
+            await Self.offCooperativeThreads { snapshot.askFacts.prepare(index: snapshot.index) }
+        }
+    }
+
+    /// Reloads the library now and returns the snapshot in service once a load that started after this call is
+    /// in service (or after `timeout`, or when the caller is cancelled: then the snapshot in service).
+    func reloadAndWait(timeout: Duration = .seconds(30)) async -> LibrarySnapshot {
+        // A load already running may have read the files before the change: the one after it is awaited.
+        let run = loading.started + 1
+        scheduleReload()
+        return await wait(for: .run(run), timeout: timeout)
+    }
+
+    /// The snapshot in service once the first load has put one in service, or after `timeout` (the empty
+    /// snapshot then).
+    func firstSnapshot(within timeout: Duration) async -> LibrarySnapshot {
+        guard snapshot.generation == 0 else { return snapshot }
+        return await wait(for: .firstSnapshot, timeout: timeout)
+    }
+
+    private func wait(for target: Waiter.Target, timeout: Duration) async -> LibrarySnapshot {
+        nextWaiterID += 1
+        let id = nextWaiterID
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let timer = Task { [weak self] in
+                    try? await Task.sleep(for: timeout)
+                    await self?.resume(id)
+                }
+                waiters[id] = Waiter(target: target, continuation: continuation, timer: timer)
+            }
+        } onCancel: {
+            // Runs after the waiter is added (it is added synchronously on this actor, this hops onto it).
+            Task { await self.resume(id) }
+        }
+    }
+
+    /// Resumes waiter `id` with the snapshot in service, once.
+    private func resume(_ id: Int) {
+        guard let waiter = waiters.removeValue(forKey: id) else { return }
+        waiter.timer.cancel()
+        waiter.continuation.resume(returning: snapshot)
+    }
+
+    /// Resumes every waiter whose snapshot is in service.
+    private func resumeSatisfiedWaiters() {
+        for (id, waiter) in waiters {
+            switch waiter.target {
+            case .firstSnapshot where snapshot.generation > 0: resume(id)
+            case .run(let run) where run <= loading.finished: resume(id)
+            default: break
+            }
+        }
+    }
+
+    /// Serves the user's own library, as read, while it is annotated and the project snippets load; a newer
+    /// snapshot is never replaced.
+    private func installInterim(_ interim: LibrarySnapshot) {
+        guard interim.generation >= snapshot.generation else { return }
+        snapshot = interim
+        resumeSatisfiedWaiters()
+    }
+
+    private func install(_ newSnapshot: LibrarySnapshot, lastGood: LastGoodFiles, problems: LoadProblems) async {
+        snapshot = newSnapshot
+        self.lastGood = lastGood
+        connection.log(problems.summary(of: newSnapshot.library), toClient: true)
+        for line in problems.logLines { connection.log(line) }
+        if problems.count > LoadProblems.loggedLimit {
+            connection.log("... and \(problems.count - LoadProblems.loggedLimit) more problems (run `snippets-lsp check` to see them all)")
+        }
+        // Reloads asked for meanwhile are folded into the follow-up: this run is still the one running.
+        await onInstall?(newSnapshot, problems)
+        loading.task = nil
+        loading.finished = loading.started
+        resumeSatisfiedWaiters()
+        if loading.isRequestedAgain {
+            loading.isRequestedAgain = false
+            scheduleReload()
+        }
+    }
+
+    /// Checks `roots` (sizes and modification times) every `pollInterval`, reloading on a change, instead of any
+    /// earlier check; none for no roots or without `ServerConfiguration.libraryStamps`.
+    func watch(_ roots: [String]) {
+        stopWatching()
+        guard !roots.isEmpty, let stamps = configuration.libraryStamps else { return }
+        let interval = configuration.pollInterval
+        // Taken now, not in the task: an edit made right after `initialized` must count as a change.
+        let initial = stamps(roots)
+        watcherTask = Task.detached(priority: .utility) { [weak self] in
+            var last = initial
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                if Task.isCancelled { return }
+                let current = stamps(roots)
+                if current != last {
+                    last = current
+                    await self?.scheduleReload()
+                }
+            }
+        }
+    }
+
+    /// Stops the periodic check.
+    func stopWatching() {
+        watcherTask?.cancel()
+        watcherTask = nil
+    }
+
+    /// Stops watching and loading, and resumes every waiter with the snapshot in service.
+    func close() {
+        stopWatching()
+        loading.task?.cancel()
+        for id in waiters.keys { resume(id) }
+    }
+
+    /// Runs `work` on a Dispatch thread and waits for its result. Loading blocks a thread for as long as it takes
+    /// (file reads, parsing a large library, or a slow disk): never one of Swift's cooperative threads, which are
+    /// as few as the processors and which the request loop needs.
+    static func offCooperativeThreads<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .utility).async { continuation.resume(returning: work()) }
+        }
+    }
+}
