@@ -472,14 +472,14 @@ public struct AskPipeline: Sendable {
             let supports = picker.supports(for: weighed, weights: weights, candidates: candidates)
             picked = picker.picks(from: supports).compactMap { id in candidates.first { $0.snippet.id == id }?.snippet }
             if !picked.isEmpty, let missing = Self.unfoundPremise(
-                question: question, words: weighed, frequencies: frequencies, inScope: inScope, candidates: candidates,
+                question: question, words: weighed, specifics: words, frequencies: frequencies, inScope: inScope, candidates: candidates,
                 picked: Set(picked.map(\.id)))
             {
                 return .abstained(Abstention(missing: missing))
             }
         }
         guard !picked.isEmpty else {
-            let missing = Self.unfoundSpecifics(question: question, words: weighed, candidates: candidates)
+            let missing = Self.unfoundSpecifics(question: question, words: words, candidates: candidates)
             return .abstained(Abstention(missing: missing))
         }
         let notes = [
@@ -547,18 +547,28 @@ public struct AskPipeline: Sendable {
         return "\(picked.count == 1 ? "It is" : "They are") in your \(named) snippets, not \(document) ones."
     }
 
-    /// The figures and named things of the question (see `unfoundPremise`) that no candidate holds.
+    /// The figures and named things of the question (see `unfoundPremise`) that no candidate holds, as the question
+    /// writes them. A figure is held only as the same whole number with the same unit (see `QuestionFigure`); a
+    /// named compound ("A-level") only whole, not by its parts ("low-level" holds `level`, not `a-level`).
     static func unfoundSpecifics(question: String, words: [QuestionWord], candidates: [SnippetEvidence]) -> [String] {
         let named = QuestionWord.namedWords(in: question)
-        let specific = words.filter { $0.word.contains(where: \.isASCIIDigit) || named.contains($0.word) }
-        guard !specific.isEmpty else { return [] }
+        let figures = QuestionFigure.figures(in: question)
+        // Numbers are read as figures; a word that mixes digits and letters ("gpt4") is matched as a word.
+        let specific = words.filter { word in
+            !word.word.allSatisfy(\.isASCIIDigit) && (word.word.contains(where: \.isASCIIDigit) || named.contains(word.word))
+        }
+        guard !specific.isEmpty || !figures.isEmpty else { return [] }
         let stemsOf = candidates.map(\.stems)
         let texts = candidates.map(\.trustedText)
-        return specific.filter { word in
-            let held = stemsOf.contains { word.isMatched(by: $0) }
-                || (word.word.contains(where: \.isASCIIDigit) && texts.contains { AskText.contains(number: word.word, in: $0) })
+        let missingFigures = figures.filter { figure in !texts.contains { figure.isHeld(in: $0) } }.map(\.written)
+        let missingWords = specific.filter { word in
+            let held = word.isCompound
+                ? stemsOf.contains { $0.contains(word.stem) || $0.contains(String(word.stem.filter { $0 != "-" && $0 != "_" })) }
+                : stemsOf.contains { word.isMatched(by: $0) }
+                    || (word.word.contains(where: \.isASCIIDigit) && texts.contains { AskText.contains(number: word.word, in: $0) })
             return !held
         }.map(\.word)
+        return missingFigures + missingWords
     }
 
     /// The question's specific words that no candidate holds, when they make the picks wrong; nil when the picks
@@ -567,10 +577,10 @@ public struct AskPipeline: Sendable {
     /// figures or names is in no candidate, or every word the picks hold is common while a rare or unknown
     /// question word is in no candidate.
     static func unfoundPremise(
-        question: String, words: [QuestionWord], frequencies: [Int], inScope: Int, candidates: [SnippetEvidence],
-        picked: Set<SnippetID>
+        question: String, words: [QuestionWord], specifics: [QuestionWord]? = nil, frequencies: [Int], inScope: Int,
+        candidates: [SnippetEvidence], picked: Set<SnippetID>
     ) -> [String]? {
-        let missingSpecific = unfoundSpecifics(question: question, words: words, candidates: candidates)
+        let missingSpecific = unfoundSpecifics(question: question, words: specifics ?? words, candidates: candidates)
         if !missingSpecific.isEmpty { return missingSpecific }
         let stemsOf = candidates.map(\.stems)
         func inSomeCandidate(_ word: QuestionWord) -> Bool { stemsOf.contains { word.isMatched(by: $0) } }
