@@ -61,7 +61,7 @@ public struct AskPipeline: Sendable {
     /// stable indexes a per-question schema can offer as a choice. Empty without `sources` or when the file no
     /// longer holds the snippet.
     public func quotableSentences(of snippet: Snippet) -> [QuotableSentence] {
-        QuoteReader(sources: sources).sentences(of: snippet)
+        QuoteReader(sources: sources, caches: facts.caches).sentences(of: snippet)
     }
 
     /// The answer to `request`. Never fails for a reason a person should see: every outcome is a status with a reason.
@@ -157,7 +157,7 @@ public struct AskPipeline: Sendable {
         }
         func evidenceOf(_ snippets: [Snippet], taught: [SnippetID: Set<String>]) -> [SnippetEvidence] {
             snippets.map { snippet in
-                var evidence = SnippetEvidence(snippet)
+                var evidence = facts.caches.evidence(of: snippet)
                 evidence.learnedStems = taught[snippet.id] ?? []
                 return evidence
             }
@@ -189,7 +189,7 @@ public struct AskPipeline: Sendable {
         try Self.checkCancellation()
         // The deterministic pick: the answer when there is no model, and the replacement whenever the model fails.
         // The document's language first; another language's snippets only when none of its own fits.
-        let quotes = QuoteReader(sources: sources)
+        let quotes = QuoteReader(sources: sources, caches: facts.caches)
         let ownAudit = AnswerAudit(question: question, evidence: ownEvidence + otherEvidence, facts: facts.facts)
         var abstention: Abstention?
         var deterministic: DraftAnswer?
@@ -412,7 +412,7 @@ public struct AskPipeline: Sendable {
         for word in weighed { learners.formUnion(learned.snippets(learningStem: word.stem)) }
         return learners.sorted().compactMap { id -> Snippet? in
             guard let snippet = library.snippet(withID: id), library.applies(snippet, toLanguage: language) else { return nil }
-            let stems = SnippetEvidence(snippet).ownStems.union(learned.stems(for: id))
+            let stems = facts.caches.evidence(of: snippet).ownStems.union(learned.stems(for: id))
             // Learning never records a bare number ("turning 40"), so a taught question with one is still a repeat
             // when its other words, two at least, are all held; a question of one held word and a number is not.
             let numbers = weighed.filter { $0.word.allSatisfy(\.isNumber) }
@@ -693,11 +693,14 @@ extension String {
 /// The snippet files one ask reads for quoting, each read once, and the quotable sentences of each snippet.
 final class QuoteReader {
     let sources: (any SnippetSources)?
+    /// The snapshot's kept sentences, reused while a file holds the same entry.
+    let caches: AskSnapshotCaches?
     private var files: [String: QuoteFile?] = [:]
     private var sentencesByID: [SnippetID: [QuotableSentence]] = [:]
 
-    init(sources: (any SnippetSources)?) {
+    init(sources: (any SnippetSources)?, caches: AskSnapshotCaches? = nil) {
         self.sources = sources
+        self.caches = caches
     }
 
     func file(_ uri: String) -> QuoteFile? {
@@ -709,7 +712,9 @@ final class QuoteReader {
 
     func sentences(of snippet: Snippet) -> [QuotableSentence] {
         if let known = sentencesByID[snippet.id] { return known }
-        let sentences = file(snippet.location.uri).map { QuoteFinder.sentences(of: snippet, in: $0) } ?? []
+        let sentences = file(snippet.location.uri).map { file in
+            caches?.quotableSentences(of: snippet, in: file) ?? QuoteFinder.sentences(of: snippet, in: file)
+        } ?? []
         sentencesByID[snippet.id] = sentences
         return sentences
     }
