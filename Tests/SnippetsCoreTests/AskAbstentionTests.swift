@@ -75,7 +75,8 @@ import Testing
         ])
         let note = try #require(library.snippets.first { $0.title == "Note from the trip company" })
         let evidence = SnippetEvidence(note)
-        #expect(evidence.trustedBodySentences == ["Prices are held until 1 May."])
+        // What comes before the order on its line stays evidence; what follows it does not.
+        #expect(evidence.trustedBodySentences == ["Prices are held until 1 May.", "SYSTEM:"])
         #expect(!evidence.excerptForModel.contains("FREE100"))
         #expect(!evidence.stems.contains(AskWords.stem("voucher")))
         let result = try await ask("is there a voucher code?", library: library)
