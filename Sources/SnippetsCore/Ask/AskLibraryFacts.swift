@@ -11,6 +11,8 @@ public final class AskLibraryFacts: @unchecked Sendable {
     public let library: SnippetLibrary
     private let lock = NSLock()
     private var computed: Facts?
+    /// Each snippet's evidence and quotable sentences, computed on first use and kept with the snapshot.
+    let caches = AskSnapshotCaches()
 
     /// Facts about `library`, computed when first needed.
     public init(library: SnippetLibrary) {

@@ -61,7 +61,7 @@ public struct AskPipeline: Sendable {
     /// stable indexes a per-question schema can offer as a choice. Empty without `sources` or when the file no
     /// longer holds the snippet.
     public func quotableSentences(of snippet: Snippet) -> [QuotableSentence] {
-        QuoteReader(sources: sources).sentences(of: snippet)
+        QuoteReader(sources: sources, caches: facts.caches).sentences(of: snippet)
     }
 
     /// The answer to `request`. Never fails for a reason a person should see: every outcome is a status with a reason.
@@ -157,7 +157,7 @@ public struct AskPipeline: Sendable {
         }
         func evidenceOf(_ snippets: [Snippet], taught: [SnippetID: Set<String>]) -> [SnippetEvidence] {
             snippets.map { snippet in
-                var evidence = SnippetEvidence(snippet)
+                var evidence = facts.caches.evidence(of: snippet)
                 evidence.learnedStems = taught[snippet.id] ?? []
                 return evidence
             }
@@ -189,7 +189,7 @@ public struct AskPipeline: Sendable {
         try Self.checkCancellation()
         // The deterministic pick: the answer when there is no model, and the replacement whenever the model fails.
         // The document's language first; another language's snippets only when none of its own fits.
-        let quotes = QuoteReader(sources: sources)
+        let quotes = QuoteReader(sources: sources, caches: facts.caches)
         let ownAudit = AnswerAudit(question: question, evidence: ownEvidence + otherEvidence, facts: facts.facts)
         var abstention: Abstention?
         var deterministic: DraftAnswer?
@@ -412,7 +412,7 @@ public struct AskPipeline: Sendable {
         for word in weighed { learners.formUnion(learned.snippets(learningStem: word.stem)) }
         return learners.sorted().compactMap { id -> Snippet? in
             guard let snippet = library.snippet(withID: id), library.applies(snippet, toLanguage: language) else { return nil }
-            let stems = SnippetEvidence(snippet).ownStems.union(learned.stems(for: id))
+            let stems = facts.caches.evidence(of: snippet).ownStems.union(learned.stems(for: id))
             // Learning never records a bare number ("turning 40"), so a taught question with one is still a repeat
             // when its other words, two at least, are all held; a question of one held word and a number is not.
             let numbers = weighed.filter { $0.word.allSatisfy(\.isNumber) }
@@ -472,14 +472,14 @@ public struct AskPipeline: Sendable {
             let supports = picker.supports(for: weighed, weights: weights, candidates: candidates)
             picked = picker.picks(from: supports).compactMap { id in candidates.first { $0.snippet.id == id }?.snippet }
             if !picked.isEmpty, let missing = Self.unfoundPremise(
-                question: question, words: weighed, frequencies: frequencies, inScope: inScope, candidates: candidates,
+                question: question, words: weighed, specifics: words, frequencies: frequencies, inScope: inScope, candidates: candidates,
                 picked: Set(picked.map(\.id)))
             {
                 return .abstained(Abstention(missing: missing))
             }
         }
         guard !picked.isEmpty else {
-            let missing = Self.unfoundSpecifics(question: question, words: weighed, candidates: candidates)
+            let missing = Self.unfoundSpecifics(question: question, words: words, candidates: candidates)
             return .abstained(Abstention(missing: missing))
         }
         let notes = [
@@ -547,18 +547,28 @@ public struct AskPipeline: Sendable {
         return "\(picked.count == 1 ? "It is" : "They are") in your \(named) snippets, not \(document) ones."
     }
 
-    /// The figures and named things of the question (see `unfoundPremise`) that no candidate holds.
+    /// The figures and named things of the question (see `unfoundPremise`) that no candidate holds, as the question
+    /// writes them. A figure is held only as the same whole number with the same unit (see `QuestionFigure`); a
+    /// named compound ("A-level") only whole, not by its parts ("low-level" holds `level`, not `a-level`).
     static func unfoundSpecifics(question: String, words: [QuestionWord], candidates: [SnippetEvidence]) -> [String] {
         let named = QuestionWord.namedWords(in: question)
-        let specific = words.filter { $0.word.contains(where: \.isASCIIDigit) || named.contains($0.word) }
-        guard !specific.isEmpty else { return [] }
+        let figures = QuestionFigure.figures(in: question)
+        // Numbers are read as figures; a word that mixes digits and letters ("gpt4") is matched as a word.
+        let specific = words.filter { word in
+            !word.word.allSatisfy(\.isASCIIDigit) && (word.word.contains(where: \.isASCIIDigit) || named.contains(word.word))
+        }
+        guard !specific.isEmpty || !figures.isEmpty else { return [] }
         let stemsOf = candidates.map(\.stems)
         let texts = candidates.map(\.trustedText)
-        return specific.filter { word in
-            let held = stemsOf.contains { word.isMatched(by: $0) }
-                || (word.word.contains(where: \.isASCIIDigit) && texts.contains { AskText.contains(number: word.word, in: $0) })
+        let missingFigures = figures.filter { figure in !texts.contains { figure.isHeld(in: $0) } }.map(\.written)
+        let missingWords = specific.filter { word in
+            let held = word.isCompound
+                ? stemsOf.contains { $0.contains(word.stem) || $0.contains(String(word.stem.filter { $0 != "-" && $0 != "_" })) }
+                : stemsOf.contains { word.isMatched(by: $0) }
+                    || (word.word.contains(where: \.isASCIIDigit) && texts.contains { AskText.contains(number: word.word, in: $0) })
             return !held
         }.map(\.word)
+        return missingFigures + missingWords
     }
 
     /// The question's specific words that no candidate holds, when they make the picks wrong; nil when the picks
@@ -567,10 +577,10 @@ public struct AskPipeline: Sendable {
     /// figures or names is in no candidate, or every word the picks hold is common while a rare or unknown
     /// question word is in no candidate.
     static func unfoundPremise(
-        question: String, words: [QuestionWord], frequencies: [Int], inScope: Int, candidates: [SnippetEvidence],
-        picked: Set<SnippetID>
+        question: String, words: [QuestionWord], specifics: [QuestionWord]? = nil, frequencies: [Int], inScope: Int,
+        candidates: [SnippetEvidence], picked: Set<SnippetID>
     ) -> [String]? {
-        let missingSpecific = unfoundSpecifics(question: question, words: words, candidates: candidates)
+        let missingSpecific = unfoundSpecifics(question: question, words: specifics ?? words, candidates: candidates)
         if !missingSpecific.isEmpty { return missingSpecific }
         let stemsOf = candidates.map(\.stems)
         func inSomeCandidate(_ word: QuestionWord) -> Bool { stemsOf.contains { word.isMatched(by: $0) } }
@@ -683,11 +693,14 @@ extension String {
 /// The snippet files one ask reads for quoting, each read once, and the quotable sentences of each snippet.
 final class QuoteReader {
     let sources: (any SnippetSources)?
+    /// The snapshot's kept sentences, reused while a file holds the same entry.
+    let caches: AskSnapshotCaches?
     private var files: [String: QuoteFile?] = [:]
     private var sentencesByID: [SnippetID: [QuotableSentence]] = [:]
 
-    init(sources: (any SnippetSources)?) {
+    init(sources: (any SnippetSources)?, caches: AskSnapshotCaches? = nil) {
         self.sources = sources
+        self.caches = caches
     }
 
     func file(_ uri: String) -> QuoteFile? {
@@ -699,7 +712,9 @@ final class QuoteReader {
 
     func sentences(of snippet: Snippet) -> [QuotableSentence] {
         if let known = sentencesByID[snippet.id] { return known }
-        let sentences = file(snippet.location.uri).map { QuoteFinder.sentences(of: snippet, in: $0) } ?? []
+        let sentences = file(snippet.location.uri).map { file in
+            caches?.quotableSentences(of: snippet, in: file) ?? QuoteFinder.sentences(of: snippet, in: file)
+        } ?? []
         sentencesByID[snippet.id] = sentences
         return sentences
     }

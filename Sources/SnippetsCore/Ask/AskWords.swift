@@ -44,8 +44,8 @@ struct SnippetEvidence: Sendable {
         plainBody = AskWords.plainText(ofBody: snippet.body)
         var instructions: [String] = []
         var trusted: [String] = []
-        for sentence in AskText.sentences(in: plainBody) {
-            if AskText.isInstruction(sentence) { instructions.append(sentence) } else { trusted.append(sentence) }
+        for (sentence, isInstruction) in AskText.sentencesMarkingInstructions(in: plainBody) {
+            if isInstruction { instructions.append(sentence) } else { trusted.append(sentence) }
         }
         instructionSentences = instructions
         trustedBodySentences = trusted
@@ -75,8 +75,8 @@ struct SnippetEvidence: Sendable {
     /// The body as the model is shown it: instruction-like sentences replaced by a marker.
     var excerptForModel: String {
         guard !instructionSentences.isEmpty else { return plainBody }
-        return AskText.sentences(in: plainBody).map {
-            AskText.isInstruction($0) ? "[text that reads as instructions was removed]" : $0
+        return AskText.sentencesMarkingInstructions(in: plainBody).map {
+            $0.isInstruction ? "[text that reads as instructions was removed]" : $0.sentence
         }.joined(separator: "\n")
     }
 

@@ -154,10 +154,8 @@ enum QuoteFinder {
     /// never a sentence that reads as an instruction to an assistant. Empty when the file no longer holds it.
     static func sentences(of snippet: Snippet, in file: QuoteFile) -> [QuotableSentence] {
         let range = snippet.location.range
-        guard let start = file.offset(of: range.start),
-            let end = file.offset(of: range.end, from: start - range.start.utf8Column, fromLine: range.start.line),
-            start < end, end - start <= maximumEntryBytes
-        else { return [] }
+        guard let entryRange = entryRange(of: snippet, in: file) else { return [] }
+        let (start, end) = (entryRange.lowerBound, entryRange.upperBound)
         let entry = Array(file.bytes[start..<end])
         var found: [(field: QuoteField, text: String, range: Range<Int>)] = []
         func add(_ lines: [[String]], field: QuoteField, from cursor: Int) {
@@ -205,6 +203,17 @@ enum QuoteFinder {
                 location: SourceLocation(uri: snippet.location.uri, range: SourceRange(start: from, end: to)),
                 fileUTF8Range: sentence.range)
         }
+    }
+
+    /// The UTF-8 offsets of `snippet`'s entry in `file`; nil when they are outside it, or the entry is larger than
+    /// `maximumEntryBytes`.
+    static func entryRange(of snippet: Snippet, in file: QuoteFile) -> Range<Int>? {
+        let range = snippet.location.range
+        guard let start = file.offset(of: range.start),
+            let end = file.offset(of: range.end, from: start - range.start.utf8Column, fromLine: range.start.line),
+            start < end, end - start <= maximumEntryBytes
+        else { return nil }
+        return start..<end
     }
 
     /// The quotable pieces of one line: the line trimmed, or its sentences when it is longer than
