@@ -12,7 +12,7 @@ import Testing
         private var files: [String: [UInt8]]
         init(_ files: [String: String]) { self.files = files.mapValues { Array($0.utf8) } }
         func bytes(ofFileAt uri: String) -> [UInt8]? {
-            lock.withLock { files[LibraryPath.path(fromFileURI: uri)] }
+            lock.withLock { files[DocumentURI(uri).displayPath] }
         }
         func set(_ path: String, _ text: String) { lock.withLock { files[path] = Array(text.utf8) } }
     }
