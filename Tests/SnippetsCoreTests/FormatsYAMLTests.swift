@@ -57,21 +57,13 @@ import Testing
         #expect(error.message.contains("aliases"))
     }
 
-    @Test func deepNestingIsRefusedOnASmallStack() {
-        let texts = [String(repeating: "[", count: 100_000), String(repeating: "{a: ", count: 50_000)]
+    @Test func deepNestingIsRefusedOnASmallStack() async {
+        let texts: [String] = [String(repeating: "[", count: 100_000), String(repeating: "{a: ", count: 50_000)]
             + [(0..<2_000).map { String(repeating: " ", count: $0) + "k:\n" }.joined()]
             + [(0..<2_000).map { String(repeating: " ", count: $0 * 2) + "- \n" }.joined()]
         // A worker thread's stack, as the loader's parallel reads get.
         for text in texts {
-            let done = DispatchSemaphore(value: 0)
-            nonisolated(unsafe) var result: Result<YAMLNode?, YAMLSyntaxError>?
-            let thread = Thread {
-                result = Self.parse(text)
-                done.signal()
-            }
-            thread.stackSize = 512 * 1024
-            thread.start()
-            done.wait()
+            let result = await onOwnThread(stackSize: 512 * 1024) { Self.parse(text) }
             guard case .failure(let error) = result else {
                 Issue.record("nesting \(text.prefix(8))… was read")
                 continue
@@ -94,30 +86,36 @@ import Testing
         ("espanso braces", { n in "matches:\n  - trigger: a\n    replace: \"" + String(repeating: "{{{{ }} [[", count: n) + "\"\n" }),
     ]
 
-    @Test func hostileInputCostsLinearTime() {
+    @Test func hostileInputCostsLinearTime() async {
         var report: [String] = []
         for shape in Self.hostileShapes {
-            let small = shape.make(20_000)
-            let large = shape.make(80_000)
-            func seconds(_ text: String) -> Double {
-                let bytes = Array(text.utf8)
-                var best = Double.infinity
-                for _ in 0..<3 {
-                    let start = DispatchTime.now().uptimeNanoseconds
-                    _ = YAML.parse(bytes)
-                    if shape.name == "espanso braces" {
-                        _ = LibraryLoader(fileSystem: InMemoryFileSystem(files: ["/m/match/a.yml": text])).load(paths: ["/m"])
-                    }
-                    best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-                }
-                return best
-            }
-            let (a, b) = (seconds(small), seconds(large))
+            // Timed on a thread of its own, off the cooperative pool the other tests' timers need.
+            let (small, large, a, b) = await onOwnThread { Self.timings(of: shape) }
             let ratio = b / max(a, 1e-6)
-            report.append("\(shape.name): \(small.utf8.count) B \(String(format: "%.4f", a)) s, \(large.utf8.count) B \(String(format: "%.4f", b)) s, ratio \(String(format: "%.1f", ratio))")
+            report.append("\(shape.name): \(small) B \(String(format: "%.4f", a)) s, \(large) B \(String(format: "%.4f", b)) s, ratio \(String(format: "%.1f", ratio))")
             // Linear is 4; quadratic 16. Generous for a loaded machine.
             #expect(ratio < 10 || b < 0.05, "\(shape.name): ratio \(ratio)")
         }
         print("YAML hostile-input timings (4x input):\n  " + report.joined(separator: "\n  "))
+    }
+
+    /// The shape's sizes in bytes and the best of three parse times at each (the small size, then 4× it).
+    static func timings(of shape: (name: String, make: @Sendable (Int) -> String)) -> (Int, Int, Double, Double) {
+        let small = shape.make(20_000)
+        let large = shape.make(80_000)
+        func seconds(_ text: String) -> Double {
+            let bytes = Array(text.utf8)
+            var best = Double.infinity
+            for _ in 0..<3 {
+                let start = DispatchTime.now().uptimeNanoseconds
+                _ = YAML.parse(bytes)
+                if shape.name == "espanso braces" {
+                    _ = LibraryLoader(fileSystem: InMemoryFileSystem(files: ["/m/match/a.yml": text])).load(paths: ["/m"])
+                }
+                best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            }
+            return best
+        }
+        return (small.utf8.count, large.utf8.count, seconds(small), seconds(large))
     }
 }
