@@ -115,6 +115,7 @@ PY
                 xargs -0 -I{} sh -c 'cp "$1" "$2/$(echo "$1" | md5sum | cut -c1-12)"' _ {} "$dir"
         fi
         printf '# key: k\n# condition: (x)\n# --\n`(foo)` ${1:a$$(yas-choose-value (quote ("x" "y")))} ${1:$(upcase yas-text)} \\$ $>${b}\n' >"$dir/hand"
+        ;;
     espanso)
         if [ -d "$SHARED/corpora" ]; then
             find "$SHARED/corpora" \( -name '*.yml' -o -name '*.yaml' \) -size -64k -print0 |
