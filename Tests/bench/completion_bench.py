@@ -8,6 +8,10 @@ to writing its reply); the server's CPU time per request (/proc); and its peak r
 `--lines N` pads the document to N lines, to show whether a request's cost grows with the document.
 `--scale N` serves N copies of the corpora (each under its own folder, so every snippet is distinct), to show
 start-up and request cost at N times the library.
+`--all-corpora` serves every folder under ../shared/corpora (every format the server reads: VS Code, SnipMate,
+UltiSnips, yasnippet, espanso; about 60,000 snippets) instead of friendly-snippets, vim-snippets and personal
+(about 13,000). `--asks N` then times N `snippets/ask` requests (no model; the personal battery's questions in
+turn) on the same server after the completions.
 
 Run by `make bench` (not by `make test`): `.venv/bin/python Tests/bench/completion_bench.py --bin PATH`.
 """
@@ -15,6 +19,7 @@ Run by `make bench` (not by `make test`): `.venv/bin/python Tests/bench/completi
 from __future__ import annotations
 
 import argparse
+import collections
 import os
 import json
 import pathlib
@@ -66,6 +71,33 @@ def items_of(reply: dict) -> list[dict]:
     return result or []
 
 
+def ask_questions(shared: pathlib.Path) -> list[str]:
+    """The personal battery's questions (the ones `ask_latency.py` asks), or none when it is not there."""
+    try:
+        battery = json.loads((shared / "eval" / "personal-battery.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return [probe["question"] for probe in battery.get("probes", []) if probe.get("question")]
+
+
+def time_asks(client: RawClient, questions: list[str], count: int) -> tuple[list[float], collections.Counter]:
+    """Times `count` asks one at a time, after a first untimed one (which may wait for the ask facts the server
+    prepares after the first load)."""
+    times: list[float] = []
+    statuses: collections.Counter = collections.Counter()
+    if not questions:
+        return times, statuses
+    client.call("snippets/ask", {"question": questions[0]}, timeout=600)
+    for index in range(count):
+        sent = time.perf_counter()
+        reply = client.call("snippets/ask", {"question": questions[index % len(questions)]}, timeout=300)
+        result = reply.get("result") or {}
+        times.append((time.perf_counter() - sent) * 1000)
+        reason = (result.get("reason") or {}).get("code")
+        statuses[f"{result.get('status')}{f' ({reason})' if reason else ''}"] += 1
+    return times, statuses
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bin", default=str(REPO_ROOT / ".build/release/snippets-lsp"))
@@ -74,13 +106,18 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--lines", type=int, default=0, help="pad the document to this many lines")
     parser.add_argument("--scale", type=int, default=1, help="serve this many copies of the corpora")
+    parser.add_argument("--all-corpora", action="store_true",
+                        help="serve every folder under the shared corpora, not only the VS Code and SnipMate ones")
+    parser.add_argument("--asks", type=int, default=0, help="then time this many asks (no model)")
     arguments = parser.parse_args()
-    if arguments.scale < 1 or arguments.requests < 1:
-        parser.error("--scale and --requests must be at least 1")
+    if arguments.scale < 1 or arguments.requests < 1 or arguments.asks < 0:
+        parser.error("--scale and --requests must be at least 1, --asks at least 0")
 
     os.environ["SNIPPETS_LSP_BIN"] = str(pathlib.Path(arguments.bin).resolve())
     corpora = pathlib.Path(arguments.shared).resolve() / "corpora"
     libraries = [corpora / "friendly-snippets", corpora / "vim-snippets", corpora / "personal"]
+    if arguments.all_corpora:
+        libraries = sorted(p for p in corpora.iterdir() if p.is_dir()) if corpora.is_dir() else libraries
     missing = [str(p) for p in libraries if not p.is_dir()]
     if missing:
         print(f"completion bench: skipped, corpora missing: {', '.join(missing)}")
@@ -110,8 +147,9 @@ def measure(arguments: argparse.Namespace, corpora: pathlib.Path, libraries: lis
     # One line per request: the prefix typed after some indentation, the cursor at its end.
     lines = ["    " + prefix for prefix in prefixes]
     lines += [f"# filler line {n} with a few words of text" for n in range(len(lines), arguments.lines)]
+    questions = ask_questions(corpora.parent) if arguments.asks else []
+    started = time.perf_counter()  # before the process is spawned: start-up as the user sees it
     with RawClient("serve", keep_transcript=False) as client:
-        started = time.perf_counter()
         client.initialize(
             capabilities={"textDocument": {"completion": {"completionItem": {"snippetSupport": True}}}},
             init_options={"libraries": [str(p) for p in served], "maxCompletionItems": 50},
@@ -140,7 +178,7 @@ def measure(arguments: argparse.Namespace, corpora: pathlib.Path, libraries: lis
         ready = time.perf_counter()
         # The load is announced once the library is annotated too (conflicts, revisions): completion serves
         # before that on the first load.
-        client.wait_for_load()
+        announcement = client.wait_for_load()
         loaded = time.perf_counter()
 
         round_trips, item_counts, errors = [], [], 0
@@ -155,6 +193,7 @@ def measure(arguments: argparse.Namespace, corpora: pathlib.Path, libraries: lis
             item_counts.append(len(items_of(reply)))
 
         cpu_used = cpu_seconds(client.process.pid) - cpu_before
+        ask_times, ask_statuses = time_asks(client, questions, arguments.asks)
         memory = memory_kib(client.process.pid)
         stats = client.call("snippets/stats").get("result") or {}
         client.shutdown_and_exit()
@@ -163,6 +202,7 @@ def measure(arguments: argparse.Namespace, corpora: pathlib.Path, libraries: lis
           f"{len(triggers)} distinct real triggers, "
           f"libraries: {', '.join(p.name for p in libraries)}"
           + (f", {arguments.scale} copies of each" if arguments.scale > 1 else ""))
+    print(f"  {announcement.split('; layers')[0]}")
     print(f"  initialize reply:           {(initialized - started) * 1000:8.1f} ms after start")
     print(f"  first non-empty completion: {(ready - started) * 1000:8.1f} ms after start")
     print(f"  library load announced:     {(loaded - started) * 1000:8.1f} ms after start (annotated: conflicts, revisions)")
@@ -183,6 +223,12 @@ def measure(arguments: argparse.Namespace, corpora: pathlib.Path, libraries: lis
         print("  server-side: not reported (server without snippets/stats)")
     print(f"  server CPU: {cpu_used * 1000 / len(prefixes):.2f} ms per request on average "
           f"(/proc/<pid>/stat over the whole run: search, JSON and framing, all threads; {1000 / os.sysconf('SC_CLK_TCK'):.0f} ms ticks)")
+    if ask_times:
+        print(f"  ask (no model, {len(ask_times)} asks after a first untimed one): "
+              f"p50 {percentile(ask_times, 0.5):.1f} ms, p99 {percentile(ask_times, 0.99):.1f} ms, "
+              f"max {max(ask_times):.1f} ms; statuses {dict(ask_statuses.most_common())}")
+    elif arguments.asks:
+        print("  ask: skipped, no battery at ../shared/eval/personal-battery.json")
     print(f"  server memory: peak {memory.get('VmHWM', 0) / 1024:.1f} MiB (VmHWM), "
           f"now {memory.get('VmRSS', 0) / 1024:.1f} MiB (VmRSS)")
     return 1 if errors else 0
