@@ -63,7 +63,12 @@ enum AskText {
     /// (`3,200`, `4.5:1`, `10:00`), as written.
     static func numbers(in text: String) -> [String] {
         let characters = Array(text)
-        var result: [String] = []
+        return numberRanges(in: characters).map { String(characters[$0]) }
+    }
+
+    /// Where `numbers(in:)` finds each number of `characters`, in order.
+    static func numberRanges(in characters: [Character]) -> [Range<Int>] {
+        var result: [Range<Int>] = []
         var index = 0
         while index < characters.count {
             guard characters[index].isASCIIDigit else {
@@ -80,7 +85,7 @@ enum AskText {
                     break
                 }
             }
-            result.append(String(characters[index..<end]))
+            result.append(index..<end)
             index = end
         }
         return result

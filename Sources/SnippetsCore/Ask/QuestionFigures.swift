@@ -47,30 +47,12 @@ struct QuestionFigure: Hashable, Sendable {
     /// `/`), with its unit; digits glued to a letter are left out.
     private static func occurrences(in characters: [Character]) -> [QuestionFigure] {
         var result: [QuestionFigure] = []
-        var index = 0
-        while index < characters.count {
-            guard characters[index].isASCIIDigit else {
-                index += 1
-                continue
-            }
-            let start = index
-            var end = index + 1
-            while end < characters.count {
-                if characters[end].isASCIIDigit {
-                    end += 1
-                } else if ".,:/".contains(characters[end]), end + 1 < characters.count, characters[end + 1].isASCIIDigit {
-                    end += 2
-                } else {
-                    break
-                }
-            }
+        for range in AskText.numberRanges(in: characters) {
+            let (start, end) = (range.lowerBound, range.upperBound)
             // Digits glued to letters are part of a code ("LS9 8QT", "fx-83GTX"), not a figure.
             let gluedBefore = start > 0 && characters[start - 1].isLetter
             let gluedAfter = end < characters.count && characters[end].isLetter
-            if gluedBefore || gluedAfter {
-                index = end
-                continue
-            }
+            if gluedBefore || gluedAfter { continue }
             var unit: Character?
             if start > 0, currencySigns.contains(characters[start - 1]) { unit = characters[start - 1] }
             var after = end
@@ -82,7 +64,6 @@ struct QuestionFigure: Hashable, Sendable {
                 if rest.hasPrefix("percent") || rest.hasPrefix("per cent") { unit = "%" }
             }
             result.append(QuestionFigure(number: String(characters[start..<end]), unit: unit))
-            index = end
         }
         return result
     }

@@ -280,8 +280,8 @@ public enum SnipMateBacktick {
     }
 
     /// The expression without the spaces between its tokens (quoted text keeps its spaces), so the table can
-    /// list each expression once however it is spaced.
-    private static func withoutSpacesOutsideQuotes(_ expression: String) -> String {
+    /// list each expression once however it is spaced. UltiSnips' interpolations are compacted the same way.
+    static func withoutSpacesOutsideQuotes(_ expression: String) -> String {
         var result = ""
         var quote: Character?
         for character in expression {
@@ -390,7 +390,7 @@ public enum SnipMateBacktick {
 
 extension String {
     /// The text with `"` read as `'`, so a table can list Vim expressions once whichever quotes they use.
-    fileprivate func replacingDoubleQuotes() -> String {
+    func replacingDoubleQuotes() -> String {
         String(map { $0 == "\"" ? "'" : $0 })
     }
 }

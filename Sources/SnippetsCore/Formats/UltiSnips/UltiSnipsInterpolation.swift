@@ -31,19 +31,8 @@ enum UltiSnipsInterpolation {
     }
 
     private static func python(_ code: String) -> String {
-        // One statement `snip.rv = EXPRESSION`, spaces dropped outside quotes.
-        var compact = ""
-        var quote: Character?
-        for character in code {
-            if let open = quote {
-                if character == open { quote = nil }
-            } else if character == "'" || character == "\"" {
-                quote = character
-            } else if character == " " || character == "\t" {
-                continue
-            }
-            compact.append(character == "\"" ? "'" : character)
-        }
+        // One statement `snip.rv = EXPRESSION`, spaces dropped outside quotes, quotes all single.
+        let compact = SnipMateBacktick.withoutSpacesOutsideQuotes(code).replacingDoubleQuotes()
         guard compact.hasPrefix("snip.rv="), !compact.contains("\n"), !compact.contains(";") else { return "" }
         var expression = Substring(compact.dropFirst("snip.rv=".count))
         if expression.hasPrefix("("), expression.hasSuffix(")") { expression = expression.dropFirst().dropLast() }
