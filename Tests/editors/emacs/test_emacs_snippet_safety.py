@@ -18,19 +18,9 @@ from lspkit import server_binary
 HERE = pathlib.Path(__file__).resolve().parent
 
 
-@pytest.mark.parametrize("client", ["eglot", "lsp-mode"])
-def test_accepting_a_snippet_runs_none_of_its_lisp(tmp_path: pathlib.Path, client: str):
-    emacs = shutil.which("emacs")
-    if emacs is None:
-        pytest.skip("emacs is not installed (make emacs-deps installs it from Debian)")
-    made = [tmp_path / name for name in ("backquoted", "in-choice", "in-field")]
-    body = (
-        f'Made `(make-directory "{made[0]}")` and ${{1|`(make-directory "{made[1]}")`,second|}}'
-        f' and ${{2:$(make-directory "{made[2]}")}} done'
-    )
-    library = tmp_path / "library"
-    library.mkdir()
-    (library / "demo.code-snippets").write_text(json.dumps({"Demo": {"prefix": "demo", "body": body}}))
+
+def expand_in_emacs(emacs: str, client: str, library, tmp_path):
+    """Runs safety.el in batch Emacs with `client` over `library`; its JSON result and a context for failures."""
     note = tmp_path / "work" / "note.txt"
     note.parent.mkdir()
     note.write_text("", encoding="utf-8")
@@ -53,6 +43,22 @@ def test_accepting_a_snippet_runs_none_of_its_lisp(tmp_path: pathlib.Path, clien
     assert result_path.exists(), f"emacs wrote no result\n{output[-4000:]}"
     result = json.loads(result_path.read_text(encoding="utf-8"))
     context = json.dumps(result, indent=1) + "\n--- emacs output ---\n" + output[-4000:]
+    return result, context
+
+@pytest.mark.parametrize("client", ["eglot", "lsp-mode"])
+def test_accepting_a_snippet_runs_none_of_its_lisp(tmp_path: pathlib.Path, client: str):
+    emacs = shutil.which("emacs")
+    if emacs is None:
+        pytest.skip("emacs is not installed (make emacs-deps installs it from Debian)")
+    made = [tmp_path / name for name in ("backquoted", "in-choice", "in-field")]
+    body = (
+        f'Made `(make-directory "{made[0]}")` and ${{1|`(make-directory "{made[1]}")`,second|}}'
+        f' and ${{2:$(make-directory "{made[2]}")}} done'
+    )
+    library = tmp_path / "library"
+    library.mkdir()
+    (library / "demo.code-snippets").write_text(json.dumps({"Demo": {"prefix": "demo", "body": body}}))
+    result, context = expand_in_emacs(emacs, client, library, tmp_path)
     assert result["ok"] is True, context
     assert result["yas-minor-mode"] is True, context
     assert [path.name for path in made if path.exists()] == [], context
@@ -84,28 +90,7 @@ def test_a_yasnippet_librarys_lisp_never_runs_in_emacs_itself(tmp_path: pathlib.
     library = tmp_path / "library"
     (library / "snippets" / "text-mode").mkdir(parents=True)
     (library / "snippets" / "text-mode" / "demo").write_text(template, encoding="utf-8")
-    note = tmp_path / "work" / "note.txt"
-    note.parent.mkdir()
-    note.write_text("", encoding="utf-8")
-    result_path = tmp_path / "result.json"
-    env = {
-        **os.environ,
-        "HOME": str(tmp_path / "home"),
-        "SNIPPETS_TEST_CLIENT": client,
-        "SNIPPETS_TEST_FILE": str(note),
-        "SNIPPETS_TEST_RESULT": str(result_path),
-        "SNIPPETS_TEST_SERVER": server_binary(),
-        "SNIPPETS_TEST_LIBRARY": str(library),
-    }
-    command = [emacs, "--batch", "--eval", "(package-activate-all)", "-l", str(HERE / "safety.el")]
-    try:
-        run = subprocess.run(command, cwd=note.parent, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=90)
-        output = run.stdout.decode(errors="replace") + run.stderr.decode(errors="replace")
-    except subprocess.TimeoutExpired as error:
-        output = f"emacs did not exit within 90 s: {error}"
-    assert result_path.exists(), f"emacs wrote no result\n{output[-4000:]}"
-    result = json.loads(result_path.read_text(encoding="utf-8"))
-    context = json.dumps(result, indent=1) + "\n--- emacs output ---\n" + output[-4000:]
+    result, context = expand_in_emacs(emacs, client, library, tmp_path)
     assert result["ok"] is True, context
     assert [path.name for path in made if path.exists()] == [], context
     # The backquote and both transformations are left out; the field keeps its text, and yasnippet expanded it.
