@@ -18,7 +18,6 @@ from lspkit import server_binary
 HERE = pathlib.Path(__file__).resolve().parent
 
 
-
 def expand_in_emacs(emacs: str, client: str, library, tmp_path):
     """Runs safety.el in batch Emacs with `client` over `library`; its JSON result and a context for failures."""
     note = tmp_path / "work" / "note.txt"
