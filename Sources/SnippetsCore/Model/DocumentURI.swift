@@ -1,3 +1,5 @@
+import Foundation
+
 /// A document's URI as clients and the loader write it, and the one place a `file:` URI and a file system path are
 /// converted (both ways).
 ///
@@ -80,6 +82,12 @@ public struct DocumentURI: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether the URI names a file on disk.
     public var isFile: Bool { filePath != nil }
+
+    /// The URI reduced to a key two spellings of one file share (clients and the loader may percent-encode
+    /// differently, and a path may hold `.` or `..`); a URI that names no file is its own key.
+    public var comparableKey: String {
+        filePath.map { ($0 as NSString).standardizingPath } ?? stringValue
+    }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {

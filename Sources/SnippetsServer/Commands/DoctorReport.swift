@@ -98,7 +98,7 @@ struct DoctorReport: Encodable {
             return LibraryPathReport(path: path, kind: kind, snippets: inside.reduce(0) { $0 + $1.snippets.count }, files: inside.count)
         }
         for problem in loaded.loaderDiagnostics where DiagnosticCode.pathProblems.contains(problem.code) {
-            problems.append(String(LanguageServer.advice(for: problem, paths: paths, mentioningDoctor: false).dropFirst("snippets-lsp: ".count)))
+            problems.append(String(DiagnosticsPublisher.advice(for: problem, paths: paths, mentioningDoctor: false).dropFirst("snippets-lsp: ".count)))
         }
         let all = loaded.diagnostics
         let errors = all.filter { $0.severity == .error }.count

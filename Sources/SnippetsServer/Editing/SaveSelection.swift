@@ -205,7 +205,7 @@ enum SaveSelection {
         let uri = URL(fileURLWithPath: path).absoluteString
         let id = SnippetID(fileURI: uri, key: chosen.title)
         let served = reloaded.library.snippets.contains {
-            $0.title == chosen.title && LanguageServer.fileKey($0.location.uri) == LanguageServer.fileKey(uri)
+            $0.title == chosen.title && DocumentURI($0.location.uri).comparableKey == DocumentURI(uri).comparableKey
         }
         return SaveSelectionResult(path: path, id: id.rawValue, title: chosen.title, trigger: chosen.trigger, isInLibrary: served)
     }

@@ -12,7 +12,7 @@ import SnippetsCore
 /// per set of broken files (`announceBrokenFiles`): a reload that finds the same says nothing.
 final class DiagnosticsPublisher {
     private let connection: ClientConnection
-    /// The problems of the load in service, by file key (`LanguageServer.fileKey`).
+    /// The problems of the load in service, by file key (`DocumentURI.comparableKey`).
     private var problemsByFile: [String: [LibraryDiagnostic]] = [:]
     /// The paths of the snippet files with errors in the load in service, in library order.
     private var brokenFilePaths: [String] = []
@@ -35,7 +35,7 @@ final class DiagnosticsPublisher {
         problemsByFile = problems.byFile
         brokenFilePaths = problems.brokenFilePaths
         for document in documents.documents.values {
-            let key = LanguageServer.fileKey(document.uri)
+            let key = DocumentURI(document.uri).comparableKey
             let problems = problemsByFile[key] ?? []
             if !problems.isEmpty || published.contains(key) {
                 publish(problems, to: document.uri, encoding: encoding)
@@ -45,7 +45,7 @@ final class DiagnosticsPublisher {
 
     /// Publishes the library problems of a file the client just opened.
     func publish(forOpened uri: String, encoding: PositionEncoding) {
-        let problems = problemsByFile[LanguageServer.fileKey(uri)] ?? []
+        let problems = problemsByFile[DocumentURI(uri).comparableKey] ?? []
         if !problems.isEmpty { publish(problems, to: uri, encoding: encoding) }
     }
 
@@ -75,14 +75,14 @@ final class DiagnosticsPublisher {
         let current = Set(brokenFilePaths)
         guard current != announcedBrokenFiles else { return }
         announcedBrokenFiles = current
-        let open = Set(documents.documents.values.map { LanguageServer.fileKey($0.uri) })
+        let open = Set(documents.documents.values.map { DocumentURI($0.uri).comparableKey })
         let unseen = brokenFilePaths.filter { !open.contains(($0 as NSString).standardizingPath) }
         guard !unseen.isEmpty else { return }
         connection.showMessage(Self.brokenFilesWarning(unseen, paths: paths), type: .warning)
     }
 
     private func publish(_ problems: [LibraryDiagnostic], to uri: String, encoding: PositionEncoding) {
-        let key = LanguageServer.fileKey(uri)
+        let key = DocumentURI(uri).comparableKey
         if problems.isEmpty { published.remove(key) } else { published.insert(key) }
         let diagnostics = problems.map { problem in
             let position = Position(sourcePosition: problem.position, in: encoding)

@@ -178,14 +178,4 @@ extension LanguageServer {
                 log: { line in connection.log(line) })
         }
     }
-
-    /// A path problem as the user should read it (`DiagnosticsPublisher.advice`; `doctor` says it too).
-    static func advice(for problem: LibraryDiagnostic, paths: LibraryPaths, mentioningDoctor: Bool = true) -> String {
-        DiagnosticsPublisher.advice(for: problem, paths: paths, mentioningDoctor: mentioningDoctor)
-    }
-
-    /// A file URI reduced to a comparable key (clients and the loader may percent-encode differently).
-    static func fileKey(_ uri: String) -> String {
-        DocumentURI(uri).filePath.map { ($0 as NSString).standardizingPath } ?? uri
-    }
 }

@@ -6,7 +6,7 @@ struct LoadProblems: Sendable {
     /// How many library problems one load writes to stderr.
     static let loggedLimit = 20
 
-    /// The problems by file key (`LanguageServer.fileKey`).
+    /// The problems by file key (`DocumentURI.comparableKey`).
     var byFile: [String: [LibraryDiagnostic]] = [:]
     /// The paths of the files with errors, in library order.
     var brokenFilePaths: [String] = []
@@ -14,11 +14,11 @@ struct LoadProblems: Sendable {
     var count = 0
 
     init(loaded: SnippetLibrary, learned: LearnedWords) {
-        // A file's key is found once, not once per problem: `fileKey` reads the disk.
+        // A file's key is found once, not once per problem: `comparableKey` reads the disk.
         var keys: [String: String] = [:]
         let all = loaded.diagnostics
         for diagnostic in all {
-            let key = keys[diagnostic.uri] ?? LanguageServer.fileKey(diagnostic.uri)
+            let key = keys[diagnostic.uri] ?? DocumentURI(diagnostic.uri).comparableKey
             keys[diagnostic.uri] = key
             byFile[key, default: []].append(diagnostic)
             count += 1
