@@ -21,9 +21,11 @@ let package = Package(
         .target(name: "SnippetsServer", dependencies: ["SnippetsCore", "SnippetsModelClient"]),
         // Thin executable: picks a command and wires stdio.
         .executableTarget(name: "snippets-lsp", dependencies: ["SnippetsServer", "SnippetsCore"]),
-        .testTarget(name: "SnippetsCoreTests", dependencies: ["SnippetsCore"]),
+        // What both test targets share: running long synchronous work off Swift's cooperative pool.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "SnippetsCoreTests", dependencies: ["SnippetsCore", "TestSupport"]),
         // Server and model client tests (Model/: the client against a misbehaving loopback server, and a real one).
-        .testTarget(name: "SnippetsServerTests", dependencies: ["SnippetsServer", "SnippetsModelClient", "SnippetsCore"]),
+        .testTarget(name: "SnippetsServerTests", dependencies: ["SnippetsServer", "SnippetsModelClient", "SnippetsCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import SnippetsCore
+import TestSupport
 import Testing
 
 @testable import SnippetsServer
@@ -92,7 +93,7 @@ import Testing
 
     @Test(.enabled(if: isPresent, "../shared/corpora not found; skipped"))
     func countsPerClientMatchWhatTheCorpusHolds() async throws {
-        let census = Self.census(of: LibraryPaths(paths: Self.libraries, source: .flags).load())
+        let census = await onOwnThread { Self.census(of: LibraryPaths(paths: Self.libraries, source: .flags).load()) }
         #expect(census.snippets > 1000)
         var reports: [String: Report.Client] = [:]
         for name in ["vscode", "neovim", "helix", "zed", "emacs-eglot", "plain"] {

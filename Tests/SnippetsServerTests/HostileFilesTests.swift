@@ -3,6 +3,7 @@ import Foundation
     import Glibc
 #endif
 import SnippetsCore
+import TestSupport
 import Testing
 
 @testable import SnippetsServer
@@ -154,7 +155,7 @@ final class HandMadeRepository: Sendable {
         let repository = try HandMadeRepository()
         // Tens of seconds of reading: on a Dispatch thread (the CPU time measured is that thread's), never on the
         // cooperative pool, whose two threads on two cores the other tests' timers and replies need.
-        let figures = try await LibraryService.offCooperativeThreads { Result { try Self.version4IndexCosts(repository) } }.get()
+        let figures = try await onOwnThread { try Self.version4IndexCosts(repository) }
         #expect(figures.ratio < 8, "5,000 growing paths: \(figures.small / 1_000_000) ms, 20,000: \(figures.large / 1_000_000) ms, ratio \(figures.ratio)")
         #expect(figures.revisionAfterGrowing.kind == .git && figures.revisionAfterGrowing.commit == HandMadeRepository.commit)
         #expect(figures.revisionAfterSawtooth.text == "git:" + HandMadeRepository.commit, "the snippet file's entry after them was found")

@@ -1,5 +1,6 @@
 import Foundation
 import SnippetsCore
+import TestSupport
 import Testing
 @testable import SnippetsServer
 
@@ -9,8 +10,13 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpora").path
     static let isPresent = FileManager.default.fileExists(atPath: corpora)
 
-    func load(_ name: String) -> SnippetLibrary {
-        LibraryLoader(fileSystem: DiskFileSystem()).load(paths: [Self.corpora + "/" + name])
+    /// Loaded on a thread of its own: a corpus load computes for seconds (see `onOwnThread`).
+    func load(_ name: String) async -> SnippetLibrary {
+        await Self.load(paths: [Self.corpora + "/" + name])
+    }
+
+    static func load(paths: [String]) async -> SnippetLibrary {
+        await onOwnThread { LibraryLoader(fileSystem: DiskFileSystem()).load(paths: paths) }
     }
 
     /// The text a snippet's location covers, read from the file on disk.
@@ -23,11 +29,11 @@ import Testing
         return table.slice(start..<end)
     }
 
-    @Test(.enabled(if: isPresent, "../shared/corpora is absent")) func espansoCorporaLoadWithExactLocations() throws {
+    @Test(.enabled(if: isPresent, "../shared/corpora is absent")) func espansoCorporaLoadWithExactLocations() async throws {
         // Triggers: PyYAML counts 53,975 `trigger`s and `triggers` items in the hub's loaded matches (16 in the personal
         // one); each regex with a literal start adds it (19 and 1).
         for (name, snippets, files, triggerCount) in [("espanso-hub", 41_478, 222, 53_994), ("personal-espanso", 16, 1, 17)] {
-            let library = load(name)
+            let library = await load(name)
             // The counts PyYAML gives (Tests/e2e/test_espanso.py compares them file by file).
             #expect(library.snippets.count == snippets, "\(name)")
             #expect(library.files.count == files, "\(name)")
@@ -40,41 +46,47 @@ import Testing
             print("\(name): \(library.snippets.count) snippets, \(triggers) triggers, in \(library.files.count) files; \(codes.sorted { $0.key < $1.key })")
             // Every location covers exactly one match entry: read back from the file (indented as it stands there),
             // it is a mapping whose trigger (or regex, or label) is the snippet's.
-            var misplaced: [String] = []
-            var tables: [String: LineTable] = [:]
-            for snippet in library.snippets {
-                let uri = snippet.location.uri
-                if tables[uri] == nil {
-                    tables[uri] = LineTable(try String(contentsOfFile: DocumentURI(uri).displayPath, encoding: .utf8))
-                }
-                let table = tables[uri]!
-                let range = snippet.location.range
-                let located = table.slice(
-                    table.utf8Offset(line: range.start.line, column: range.start.utf8Column, in: .utf8)
-                        ..< table.utf8Offset(line: range.end.line, column: range.end.utf8Column, in: .utf8))
-                let text = String(repeating: " ", count: range.start.utf8Column) + located
-                guard case .success(let entry?) = YAML.parse(Array(text.utf8)), entry.members != nil else {
-                    misplaced.append("\(snippet.location.pathAndLine): not one entry")
-                    continue
-                }
-                let first = entry.member("trigger")?.value.string ?? entry.member("triggers")?.value.items?.first?.string
-                let named = first ?? entry.member("regex")?.value.string ?? entry.member("label")?.value.string
-                // A regex match is placed by its note, which points at the regex inside the entry.
-                let regexNoted = entry.member("regex") != nil && library.diagnostics.contains {
-                    $0.code == .espansoRegex && $0.uri == snippet.location.uri
-                        && $0.position >= snippet.location.range.start && $0.position <= snippet.location.range.end
-                }
-                if named == nil || !(snippet.triggers.first == first || (first == nil && regexNoted)) {
-                    misplaced.append("\(snippet.location.pathAndLine): \(named ?? "?") is not \(snippet.triggers)")
-                }
-            }
+            let misplaced = try await onOwnThread { try Self.misplacedEspansoEntries(in: library) }
             if !misplaced.isEmpty { print("misplaced:", misplaced.prefix(8)) }
             #expect(misplaced.isEmpty)
         }
     }
 
-    @Test(.enabled(if: isPresent, "../shared/corpora is absent")) func friendlySnippetsLoadThroughTheirManifest() throws {
-        let library = load("friendly-snippets")
+    /// Each snippet whose location does not cover exactly its own match entry, read back from the file.
+    static func misplacedEspansoEntries(in library: SnippetLibrary) throws -> [String] {
+        var misplaced: [String] = []
+        var tables: [String: LineTable] = [:]
+        for snippet in library.snippets {
+            let uri = snippet.location.uri
+            if tables[uri] == nil {
+                tables[uri] = LineTable(try String(contentsOfFile: DocumentURI(uri).displayPath, encoding: .utf8))
+            }
+            let table = tables[uri]!
+            let range = snippet.location.range
+            let located = table.slice(
+                table.utf8Offset(line: range.start.line, column: range.start.utf8Column, in: .utf8)
+                    ..< table.utf8Offset(line: range.end.line, column: range.end.utf8Column, in: .utf8))
+            let text = String(repeating: " ", count: range.start.utf8Column) + located
+            guard case .success(let entry?) = YAML.parse(Array(text.utf8)), entry.members != nil else {
+                misplaced.append("\(snippet.location.pathAndLine): not one entry")
+                continue
+            }
+            let first = entry.member("trigger")?.value.string ?? entry.member("triggers")?.value.items?.first?.string
+            let named = first ?? entry.member("regex")?.value.string ?? entry.member("label")?.value.string
+            // A regex match is placed by its note, which points at the regex inside the entry.
+            let regexNoted = entry.member("regex") != nil && library.diagnostics.contains {
+                $0.code == .espansoRegex && $0.uri == snippet.location.uri
+                    && $0.position >= snippet.location.range.start && $0.position <= snippet.location.range.end
+            }
+            if named == nil || !(snippet.triggers.first == first || (first == nil && regexNoted)) {
+                misplaced.append("\(snippet.location.pathAndLine): \(named ?? "?") is not \(snippet.triggers)")
+            }
+        }
+        return misplaced
+    }
+
+    @Test(.enabled(if: isPresent, "../shared/corpora is absent")) func friendlySnippetsLoadThroughTheirManifest() async throws {
+        let library = await load("friendly-snippets")
         #expect(library.snippets.count == 6_168)
         #expect(library.files.count == 143)
         #expect(library.diagnostics.filter { $0.severity == .error }.isEmpty)
@@ -96,8 +108,8 @@ import Testing
         #expect(lines[line].dropFirst(snippet.location.range.start.utf8Column).hasPrefix("\"\(snippet.title)\""))
     }
 
-    @Test(.enabled(if: isPresent, "../shared/corpora is absent")) func vimSnippetsLoadWithTheirScopes() throws {
-        let library = load("vim-snippets")
+    @Test(.enabled(if: isPresent, "../shared/corpora is absent")) func vimSnippetsLoadWithTheirScopes() async throws {
+        let library = await load("vim-snippets")
         #expect(library.snippets.count == 6_923)
         #expect(library.files.count == 138)
         let global = library.snippets.filter { $0.location.uri.hasSuffix("/_.snippets") }
@@ -126,8 +138,8 @@ import Testing
         #expect(lines[copyright.location.range.end.line].utf8.count == copyright.location.range.end.utf8Column)
     }
 
-    @Test(.enabled(if: isPresent, "../shared/corpora is absent")) func personalLibraryIsGlobalAndClean() {
-        let library = load("personal")
+    @Test(.enabled(if: isPresent, "../shared/corpora is absent")) func personalLibraryIsGlobalAndClean() async {
+        let library = await load("personal")
         #expect(library.snippets.count == 46)
         #expect(library.diagnostics.isEmpty)
         #expect(library.snippets.allSatisfy { $0.isGlobal })
@@ -135,9 +147,8 @@ import Testing
         #expect(library.snippets.first?.location.range.start == SourcePosition(line: 1, asciiColumn: 2))
     }
 
-    @Test(.enabled(if: isPresent, "../shared/corpora is absent")) func allThreeTogether() {
-        let library = LibraryLoader(fileSystem: DiskFileSystem()).load(
-            paths: ["friendly-snippets", "vim-snippets", "personal"].map { Self.corpora + "/" + $0 })
+    @Test(.enabled(if: isPresent, "../shared/corpora is absent")) func allThreeTogether() async {
+        let library = await Self.load(paths: ["friendly-snippets", "vim-snippets", "personal"].map { Self.corpora + "/" + $0 })
         #expect(library.snippets.count == 6_168 + 6_923 + 46)
         #expect(library.loaderDiagnostics.isEmpty)
     }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import SnippetsCore
+import TestSupport
 import Testing
 
 @testable import SnippetsServer
@@ -25,8 +26,9 @@ private let snippetCapabilities: JSONValue = ["textDocument": ["completion": ["c
         }
     }
 
-    @Test(.enabled(if: isPresent, "../shared/corpora is absent")) func theCorpusLoadsEverySnippetWithoutAProblem() throws {
-        let library = LibraryLoader(fileSystem: DiskFileSystem()).load(paths: [Self.corpus])
+    @Test(.enabled(if: isPresent, "../shared/corpora is absent")) func theCorpusLoadsEverySnippetWithoutAProblem() async throws {
+        // On a thread of its own: the load computes for seconds (see `onOwnThread`).
+        let library = await onOwnThread { LibraryLoader(fileSystem: DiskFileSystem()).load(paths: [Self.corpus]) }
         let headers = try Self.headerLines()
         #expect(headers == 1_892)
         #expect(library.files.count == 82)

@@ -1,5 +1,6 @@
 import Foundation
 import SnippetsCore
+import TestSupport
 import Testing
 
 @testable import SnippetsServer
@@ -66,9 +67,10 @@ import Testing
     }
 
     @Test(.enabled(if: isPresent, "../shared/corpora/yasnippet-snippets is absent"))
-    func loadsEverySnippetFileAndNotesEveryConstructAtItsPlace() throws {
-        let census = try Self.census()
-        let library = LibraryLoader(fileSystem: DiskFileSystem()).load(paths: [Self.corpus])
+    func loadsEverySnippetFileAndNotesEveryConstructAtItsPlace() async throws {
+        // Both on a thread of their own: they compute for seconds (see `onOwnThread`).
+        let census = try await onOwnThread { try Self.census() }
+        let library = await onOwnThread { LibraryLoader(fileSystem: DiskFileSystem()).load(paths: [Self.corpus]) }
         #expect(census.files == 2_387)
         #expect(library.snippets.count == census.files - census.blank)
         #expect(library.files.count == census.files + census.parentsFiles)
