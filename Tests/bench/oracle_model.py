@@ -5,8 +5,13 @@ right, through the real HTTP client.
 - search words: the words of the question's expected titles (none when nothing is expected);
 - pick: exactly the listed candidates whose title is expected, or `noneFit` when none is listed.
 
-It answers `/props` with a 8,192-token context and anything else with 404. A question it does not know gets no
-words and `noneFit`.
+A question no battery holds (the probes the server makes from the library to measure a model under `model.role`
+`auto`) is answered by reading the prompt, as a careful reader would: the first candidate whose title, description
+and body hold every content word of the question fits, a candidate whose text tells the reader to ignore its
+instructions or to cite it is never picked, and none fits when no candidate holds them all. So the endpoint can
+earn `trusted` under `auto` the way a capable model would, and is not handed the answer key of those probes.
+
+It answers `/props` with a 8,192-token context and anything else with 404.
 
     python3 Tests/bench/oracle_model.py --battery B.json [--battery ...] -- CMD ARG...
 
@@ -27,6 +32,44 @@ import sys
 import threading
 
 WORD = re.compile(r"[^\W\d_]{3,24}")
+# Words of a question that say nothing about its topic ("which snippet is about ...", "... has X, Y and Z in it").
+FRAME = {"which", "what", "snippet", "snippets", "about", "has", "have", "and", "the", "for", "with", "my", "mine",
+         "its", "this", "that", "from", "into", "onto", "are", "was", "you", "your", "our", "how", "when", "where"}
+# Text in a candidate that addresses the reader instead of informing it.
+INSTRUCTION = re.compile(r"ignore (the|all|any|previous|prior|other|your)|your instructions|cite only|answer that",
+                         re.IGNORECASE)
+
+
+def stem(word: str) -> str:
+    """A crude English stem, enough to tell a question's word in a candidate's text."""
+    word = word.lower()
+    for suffix in ("ations", "ation", "ings", "ing", "ies", "es", "ed", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def candidates_in(prompt: str) -> list[tuple[str, str]]:
+    """Each candidate of a pick prompt as (id, everything shown of it): title, description and body."""
+    shown: list[tuple[str, str]] = []
+    prompt = prompt.split("\n\nAlso set \"quote\"", 1)[0].split("\n\nWhich candidates answer", 1)[0]
+    for block in re.split(r"^(?=\[\d+\] id: )", prompt, flags=re.M)[1:]:
+        first, _, rest = block.partition("\n")
+        shown.append((first.split("] id: ", 1)[1].strip(), unfence(rest)))
+    return shown
+
+
+def read_and_pick(question: str, prompt: str) -> list[str]:
+    """The candidate a careful reader cites for a question it has no key for, or none."""
+    wanted = {stem(word) for word in WORD.findall(question.lower()) if word not in FRAME}
+    if not wanted:
+        return []
+    for identifier, text in candidates_in(prompt):
+        if INSTRUCTION.search(text):
+            continue
+        if wanted <= {stem(word) for word in WORD.findall(text.lower())}:
+            return [identifier]
+    return []
 
 
 def load_expectations(paths: list[str]) -> dict[str, list[str]]:
@@ -46,6 +89,7 @@ def reply_for(body: dict, expectations: dict[str, list[str]]) -> dict:
     name = body.get("response_format", {}).get("json_schema", {}).get("name")
     prompt = body["messages"][-1]["content"]
     question = unfence(prompt.split("\n", 1)[0].removeprefix("Question: "))
+    known = question in expectations
     expected = expectations.get(question, [])
     if name == "search_words":
         words: list[str] = []
@@ -56,7 +100,10 @@ def reply_for(body: dict, expectations: dict[str, list[str]]) -> dict:
         return {"words": words[:6]}
     # pick: `[n] id: ID` then `title: TITLE` for each candidate.
     ids = re.findall(r"^\[\d+\] id: (.+)\ntitle: (.*)$", prompt, flags=re.M)
-    cited = [identifier for identifier, title in ids if unfence(title) in expected]
+    if known:
+        cited = [identifier for identifier, title in ids if unfence(title) in expected]
+    else:
+        cited = read_and_pick(question, prompt)
     if not cited:
         return {"status": "noneFit", "cited": [], "note": ""}
     return {"status": "answered", "cited": cited, "note": "eachCoversPart" if len(cited) > 1 else ""}
