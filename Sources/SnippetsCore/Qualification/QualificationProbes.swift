@@ -43,7 +43,7 @@ public struct QualificationProbe: Hashable, Sendable {
 /// filled with random snippets when retrieval finds too few.
 public enum QualificationProbes {
     /// Changes whenever probe generation or scoring changes, so an older cached measurement is not reused.
-    public static let version = 1
+    public static let version = 2
     /// How many probes of each sort a library large enough gets: a few dozen model calls in all.
     public static let plan = (answerable: 12, heldOut: 4, absent: 4, injected: 4)
     /// How many distractors a probe shows beside its answer (the pick stage shows up to 8 candidates).
@@ -198,7 +198,7 @@ struct ProbeMaker {
             let titleStems = Set(titleWords.map(\.stem))
             let evidence = evidence(source)
             // Only what a model is shown of the body (the client shows its first 300 characters).
-            let body = String(evidence.trustedBodySentences.joined(separator: "\n").prefix(Self.shownBodyCharacters))
+            let body = Self.wholeWordsPrefix(evidence.trustedBodySentences.joined(separator: "\n"), characters: Self.shownBodyCharacters)
             let text = (source.description ?? "") + "\n" + body
             let words = QuestionWord.words(in: text).filter {
                 !$0.isCompound && $0.word.count >= 4 && $0.word.allSatisfy(\.isLetter) && !titleStems.contains($0.stem)
@@ -213,6 +213,15 @@ struct ProbeMaker {
                 question: "Which snippet has \(list[0]), \(list[1]) and \(list[2]) in it?", words: list,
                 stems: Set(rarest.map(\.stem)))
         }
+    }
+
+    /// The first `characters` of `text`, less a word the cut would split: a question must not ask about "chec" because
+    /// the cut fell inside "checkout".
+    static func wholeWordsPrefix(_ text: String, characters: Int) -> String {
+        guard text.count > characters else { return text }
+        let cut = text.prefix(characters)
+        guard let next = text.dropFirst(characters).first, next.isLetter || next.isNumber else { return String(cut) }
+        return String(cut.dropLast(cut.reversed().prefix { $0.isLetter || $0.isNumber }.count))
     }
 
     /// Up to `distractorCount` candidates that share words with `question` but do not hold all of them; nil when

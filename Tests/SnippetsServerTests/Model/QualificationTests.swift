@@ -57,6 +57,24 @@ func configuration(_ server: FakeModelServer, timeout: Double = 5) -> ModelConfi
         #expect(places.count >= 3)
     }
 
+    /// Every word a probe's question asks about is a whole word of what the answer shows: a body cut at the shown
+    /// length inside "checkout" once made a question about "chec", which no reader of the snippet could answer.
+    @Test(arguments: ProjectBatteryTests.batteryPaths())
+    func aProbeAsksOnlyAboutWholeWordsItsAnswerShows(_ path: String) throws {
+        let (_, library, _) = try ProjectBatteryTests.load(path)
+        for probe in QualificationProbes.make(library: library, index: TokenIndex(library: library)) {
+            guard let answer = probe.request.candidates.first(where: { $0.id == probe.answerID }),
+                let listed = probe.request.question.firstRange(of: "has "), probe.request.question.hasSuffix(" in it?")
+            else { continue }
+            let shown = Set(Tokenizer.tokens(in: [answer.title, answer.description ?? "", answer.excerpt].joined(separator: "\n")))
+            let words = probe.request.question[listed.upperBound...].dropLast(" in it?".count)
+                .replacingOccurrences(of: " and ", with: ", ").components(separatedBy: ", ")
+            for word in words {
+                #expect(shown.contains(word), "\(path): \(probe.request.question) asks about \"\(word)\"")
+            }
+        }
+    }
+
     @Test func anotherRevisionGetsOtherProbesAndATinyLibraryNone() {
         var file = exampleLibrary.files[0]
         file.snippets[0].body += " (edited)"
