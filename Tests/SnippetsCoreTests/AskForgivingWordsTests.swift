@@ -50,6 +50,24 @@ import Testing
         #expect(neighbourhood.correction(of: "ref") == nil, "three letters are never corrected")
     }
 
+    /// A short word is corrected by a swapped, left-out or doubled letter, never by a changed or dropped one: those
+    /// mostly make another real word, which the person meant ("how long" is not "how log").
+    @Test func aShortRealWordIsNotCorrectedIntoALibraryWord() {
+        let library = askLibrary([
+            ("Log rotation", "Rotate the server log", "Keep seven days."),
+            ("Hand-over", "Hand the pager over", "At nine."),
+            ("Cancel a job", "Cancel a running job", "Use the jobs page."),
+            ("Pack a parcel", "Pack it well", "Use tape."),
+        ])
+        let neighbourhood = WordNeighbourhood(index: TokenIndex(library: library))
+        for (typed, meant) in [("long", "log"), ("hang", "hand"), ("cancer", "cancel"), ("pick", "pack")] {
+            #expect(neighbourhood.correction(of: typed) == nil, "\(typed) became \(meant)")
+        }
+        for (typed, meant) in [("roation", "rotation"), ("cancle", "cancel"), ("jobss", "jobs"), ("pcak", "pack"), ("parcl", "parcel")] {
+            #expect(neighbourhood.correction(of: typed) == meant, "\(typed)")
+        }
+    }
+
     @Test func typedCompletionNeverCorrects() {
         let index = TokenIndex(library: Self.shop)
         #expect(index.search("recieve").hits.isEmpty)

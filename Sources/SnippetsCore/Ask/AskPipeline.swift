@@ -586,7 +586,9 @@ public struct AskPipeline: Sendable {
         func inSomeCandidate(_ word: QuestionWord) -> Bool { stemsOf.contains { word.isMatched(by: $0) } }
         // A word is common when more than 2% of the snippets in scope (and at least 3) hold it.
         let commonFrom = max(3, inScope / 50)
-        let rareMissing = zip(words, frequencies).filter { $0.1 < commonFrom && !inSomeCandidate($0.0) }.map(\.0.word)
+        // A form word ("command", "email") is not a premise: a snippet need not name its own form.
+        let rareMissing = zip(words, frequencies)
+            .filter { $0.1 < commonFrom && !inSomeCandidate($0.0) && !QuestionWord.formWords.contains($0.0.word) }.map(\.0.word)
         guard !rareMissing.isEmpty else { return nil }
         for evidence in candidates where picked.contains(evidence.snippet.id) {
             let stems = evidence.stems

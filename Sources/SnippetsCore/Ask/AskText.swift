@@ -114,16 +114,37 @@ enum AskText {
         ["new", "instructions"], ["previous", "instructions"], ["respond", "only", "with"], ["reply", "only", "with"],
         ["do", "not", "mention"], ["don", "t", "mention"], ["override", "your"], ["override", "previous"],
         ["override", "the", "system"], ["jailbreak"],
+        // Text addressed to whoever (or whatever) reads the note, not to the person it was written for.
+        ["anyone", "who", "asks"], ["whoever", "asks"], ["anyone", "asking"], ["whoever", "reads"],
+        ["if", "you", "are", "an", "ai"], ["if", "you", "re", "an", "ai"],
         // Not `override` or `respond with` alone: code says `@override` and `should respond_with`.
     ]
 
+    /// Words that, written in capitals as a label of up to three words ending in a colon ("SYSTEM:", "SYSTEM
+    /// OVERRIDE:", "ASSISTANT:"), open a turn of a chat transcript: what follows is addressed to a model. In other
+    /// case they are ordinary words ("System: Ubuntu 22.04" in a bug report template stays evidence).
+    static let roleLabels: Set<String> = ["system", "assistant", "ai", "instruction", "instructions", "prompt", "developer"]
+
+    /// Chat-template tokens that mean nothing to a person (`<|im_start|>`, `[INST]`, `<<SYS>>`).
+    static let chatTemplateTokens = ["<|im_start|>", "<|system|>", "<|assistant|>", "[inst]", "<<sys>>"]
+
     /// Whether `sentence` reads as an instruction to an assistant (ignore previous instructions, tell the user, ...).
     static func isInstruction(_ sentence: String) -> Bool {
+        let lowered = sentence.lowercased()
+        if chatTemplateTokens.contains(where: lowered.contains) { return true }
+        if isRoleLabel(sentence) { return true }
         let words = words(in: sentence.replacingApostrophes())
         return instructionMarkers.contains { marker in
             guard words.count >= marker.count else { return false }
             return (0...(words.count - marker.count)).contains { Array(words[$0..<$0 + marker.count]) == marker }
         }
+    }
+
+    /// Whether `sentence` is a capitalised chat-role label: "SYSTEM:", "SYSTEM OVERRIDE:", "[ASSISTANT]:".
+    static func isRoleLabel(_ sentence: String) -> Bool {
+        guard sentence.hasSuffix(":"), !sentence.contains(where: \.isLowercase) else { return false }
+        let words = words(in: sentence)
+        return (1...3).contains(words.count) && words.contains(where: roleLabels.contains)
     }
 }
 

@@ -140,6 +140,16 @@ public struct QuestionWord: Hashable, Sendable {
         "things", "something", "someone", "anything", "everything",
     ]
 
+    /// Words naming the form a snippet takes ("what's the command for ...", "which email do I send ..."): they
+    /// help find it, but a snippet that does not call itself a command is still one, so a form word no candidate
+    /// holds is never the missing premise of a question (see `AskPipeline.unfoundPremise`).
+    public static let formWords: Set<String> = [
+        "command", "commands", "query", "queries", "template", "templates", "message", "messages", "text", "texts",
+        "email", "emails", "mail", "reply", "replies", "response", "responses", "note", "notes", "letter", "letters",
+        "script", "scripts", "code", "function", "functions", "example", "examples", "wording", "phrase", "line",
+        "lines", "paragraph", "boilerplate", "snippet", "snippets", "shortcut", "macro", "one", "thing",
+    ]
+
     /// Words a question about one's own snippets uses whatever it is about.
     public static let genericWords: Set<String> = [
         "snippet", "snippets", "library", "libraries", "say", "tell", "use", "used", "using", "need", "want", "wants",

@@ -81,7 +81,8 @@ public struct WordNeighbourhood: Sendable {
     }
 
     /// The library word `word` most likely mistypes: within `maximumEdits(forLength:)` edits (a transposition
-    /// counts as one), starting with the same letter; the fewest edits, then the word more snippets hold, then
+    /// counts as one; for a word of up to `shortWordLength` letters only the edits of `isSafeShortTypo`), starting
+    /// with the same letter; the fewest edits, then the word more snippets hold, then
     /// the alphabetically first. Nil when none is close, or `word` is not plain lowercase letters.
     public func correction(of word: String) -> String? {
         guard Self.isEligible(word) else { return nil }
@@ -107,7 +108,7 @@ public struct WordNeighbourhood: Sendable {
                 let candidateBytes = Array(candidate.utf8)
                 guard candidateBytes.first == bytes.first, candidate != word else { continue }
                 let edits = Self.editDistance(bytes, candidateBytes, limit: allowed)
-                guard edits <= allowed else { continue }
+                guard edits <= allowed, bytes.count > Self.shortWordLength || Self.isSafeShortTypo(bytes, candidateBytes) else { continue }
                 let frequency = frequencies[Int(id)]
                 if let current = best {
                     let better = edits != current.edits ? edits < current.edits
@@ -118,6 +119,28 @@ public struct WordNeighbourhood: Sendable {
             }
         }
         return best?.word
+    }
+
+    /// Up to this many letters, a word is corrected only by the edits that rarely turn one real word into another.
+    static let shortWordLength = 6
+
+    /// Whether `typed` becomes `word` by swapping two adjacent letters, by adding a left-out letter ("footr" →
+    /// footer), or by dropping a doubled one ("jobss" → jobs): the usual slips in a short word. Not by changing a
+    /// letter or dropping another: a short word so changed is most often another real word ("hang" is not "hand",
+    /// "long" not "log", "cancer" not "cancel").
+    static func isSafeShortTypo(_ typed: [UInt8], _ word: [UInt8]) -> Bool {
+        if typed.count == word.count {
+            let differing = typed.indices.filter { typed[$0] != word[$0] }
+            return differing.count == 2 && differing[1] == differing[0] + 1
+                && typed[differing[0]] == word[differing[1]] && typed[differing[1]] == word[differing[0]]
+        }
+        if typed.count + 1 == word.count { return true }
+        guard typed.count == word.count + 1 else { return false }
+        // The extra letter of `typed` doubles its neighbour.
+        for skip in typed.indices where Array(typed[..<skip] + typed[(skip + 1)...]) == word {
+            if (skip > 0 && typed[skip - 1] == typed[skip]) || (skip + 1 < typed.count && typed[skip + 1] == typed[skip]) { return true }
+        }
+        return false
     }
 
     /// The optimal-string-alignment distance between `a` and `b` (insertions, deletions, substitutions and

@@ -195,7 +195,8 @@ public struct AskEvaluation: Sendable {
             !invented.contains(run) && !titles.contains { $0.contains(run) } && !evidence.contains { $0.contains(run) }
         }
         let unsupported = numbers(in: answer).filter { number in !evidence.contains { contains(number, in: $0) } }
-        let leaks = (probe.forbid ?? []).filter { answer.localizedCaseInsensitiveContains($0) }
+        // Forbidden text is looked for in everything the person reads, quotes included.
+        let leaks = (probe.forbid ?? []).filter { wire.answer.localizedCaseInsensitiveContains($0) }
 
         let cited = wire.citations.map(\.title)
         let candidateTitles = Set(wire.candidates.map(\.title))
