@@ -106,7 +106,8 @@ batteries: build ## Print the per-kind, per-tag, figure and buffer-language tabl
 batteries-model: build venv ## The same tables with SmolLM2 (llama-server started and stopped around the run).
 	scripts/model-server.sh run $(PYTHON) Tests/bench/batteries.py --bin $(DEBUG_BIN) --shared $(SHARED)
 
-# A scripted capable model (Tests/bench/oracle_model.py, loopback): always picks the expected snippets.
+# A scripted capable model (Tests/bench/oracle_model.py, loopback): picks the expected snippets of a battery's
+# questions and reads the prompt for any other (the qualification probes), so under `auto` it earns its role.
 # BATTERY_ARGS passes options on to every eval and ask, e.g. BATTERY_ARGS="--extra-arg=--model-role --extra-arg=trusted".
 batteries-oracle: build ## The same tables with a scripted model that always picks right (BATTERY_ARGS=... for more options).
 	$(PYTHON) Tests/bench/oracle_model.py $(foreach b,$(wildcard $(SHARED)/eval/personal-battery.json) $(BATTERIES),--battery $(b)) -- \

@@ -10,13 +10,14 @@ import Testing
         ("cancel", "cancellation"), ("cancel", "cancelled"), ("cancelling", "cancellations"), ("canceling", "cancel"),
         ("invoice", "invoicing"), ("invoices", "invoiced"), ("discover", "discovery"), ("recover", "recovery"),
         ("subscribe", "subscription"), ("describe", "description"), ("receive", "receipt"), ("remind", "reminder"),
-        ("deploy", "deployment"), ("renew", "renewal"), ("ship", "shipping"),
+        ("deploy", "deployment"), ("renew", "renewal"), ("ship", "shipping"), ("register", "registration"), ("administer", "administration"),
+        ("vaccinate", "vaccination"), ("neuter", "neutering"), ("escalate", "escalation"),
     ]
     static let onlyLookAlike: [(String, String)] = [
         ("cancel", "cancer"), ("deliver", "liver"), ("invoice", "voice"), ("factor", "factory"), ("batter", "battery"),
         ("car", "card"), ("price", "prince"), ("rate", "irate"), ("form", "format"), ("mail", "email"),
         ("refund", "fund"), ("discount", "count"), ("cover", "cove"), ("every", "ever"), ("receive", "recipe"),
-        ("script", "scribe"), ("prescription", "description"),
+        ("script", "scribe"), ("prescription", "description"), ("register", "regiment"), ("minister", "mist"),
     ]
 
     @Test(arguments: sameFamily) func derivedFormsShareAFamily(_ pair: (String, String)) {

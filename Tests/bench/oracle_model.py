@@ -104,6 +104,9 @@ def reply_for(body: dict, expectations: dict[str, list[str]]) -> dict:
         cited = [identifier for identifier, title in ids if unfence(title) in expected]
     else:
         cited = read_and_pick(question, prompt)
+        if os.environ.get("ORACLE_LOG"):
+            with open(os.environ["ORACLE_LOG"], "a", encoding="utf-8") as log:
+                log.write(json.dumps({"question": question, "cited": cited, "prompt": prompt}) + "\n")
     if not cited:
         return {"status": "noneFit", "cited": [], "note": ""}
     return {"status": "answered", "cited": cited, "note": "eachCoversPart" if len(cited) > 1 else ""}

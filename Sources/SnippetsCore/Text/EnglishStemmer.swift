@@ -421,6 +421,7 @@ extension EnglishStemmer {
     }
 
     /// Stem endings that Porter keeps apart from their verb, and what they become: a noun in -very from a verb in
-    /// -ver (`deliveri`, `discoveri`, `recoveri`), -scription from -scribe, -ceipt from -ceive.
-    static let familyRewrites: [(String, String)] = [("veri", "ver"), ("script", "scribe"), ("ceipt", "ceive")]
+    /// -ver (`deliveri`, `discoveri`, `recoveri`), -scription from -scribe, -ceipt from -ceive, -istration from
+    /// -ister (`registr` and `regist`, `administr` and `administ`).
+    static let familyRewrites: [(String, String)] = [("veri", "ver"), ("script", "scribe"), ("ceipt", "ceive"), ("istr", "ist")]
 }
