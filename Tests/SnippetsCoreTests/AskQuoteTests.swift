@@ -99,6 +99,32 @@ import Testing
         for encoding in PositionEncoding.allCases { #expect(fileText(quote.location.range, encoding) == "Müllerstraße 7") }
     }
 
+    /// A tabstop's number and a lone digit in a name are not figures: asked "how much notice", the answer quotes the
+    /// line with "48 hours", not the one with `${2:reason}` or a table header with "P1".
+    @Test func aTabstopOrANamesDigitIsNotTheFigureAskedFor() async throws {
+        let text = """
+            {
+              "Freeze exception request": {
+                "prefix": "freeze",
+                "body": [
+                  "- Why it cannot wait until after the freeze: ${2:reason}",
+                  "| Team | P1 notice for the freeze |",
+                  "Send it at least 48 hours before the change window."
+                ]
+              }
+            }
+            """
+        let files = InMemoryFileSystem(files: ["/lib/f.code-snippets": text])
+        let library = LibraryLoader(fileSystem: files).load(paths: ["/lib/f.code-snippets"])
+        let result = try await AskPipeline(library: library, sources: FileSystemSnippetSources(fileSystem: files))
+            .answer(AskRequest(question: "how much notice does a freeze exception need?"))
+        #expect(result.citations.first?.quote?.text == "Send it at least 48 hours before the change window.")
+        #expect(!QuoteFinder.holdsFigure("${2:reason} and $1") && !QuoteFinder.holdsFigure("| P1 | S3 |"))
+        #expect(QuoteFinder.holdsFigure("contract CDS-2291-LX") && QuoteFinder.holdsFigure("7 days") && QuoteFinder.holdsFigure("above 70% CPU"))
+        #expect(QuoteFinder.holdsFigure("open 9am to 1pm") && QuoteFinder.holdsFigure("under 5kg"))
+        #expect(QuoteFinder.asksForFigure("at what CPU usage does it scale?") && QuoteFinder.asksForFigure("how often is it backed up?"))
+    }
+
     @Test func withoutSourcesNothingIsQuoted() async throws {
         let result = try await AskPipeline(library: Self.library).answer(AskRequest(question: "how much is a café crème?"))
         #expect(result.citations.map(\.title) == ["Tarif café 🧾"])

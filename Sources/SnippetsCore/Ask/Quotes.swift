@@ -258,7 +258,7 @@ enum QuoteFinder {
             let stems = Set(AskWords.tokens(in: sentence.text).map(AskWords.stem))
             var score = 0.0
             if numbers.contains(where: { AskText.contains(number: $0, in: sentence.text) }) { score += 2 * wordWeight * 2 }
-            if asksFigure && sentence.text.contains(where: \.isASCIIDigit) { score += wordWeight * 2 }
+            if asksFigure && Self.holdsFigure(sentence.text) { score += wordWeight * 2 }
             var counted: Set<String> = []
             for (word, weight) in zip(words, weights) where word.isMatched(by: stems) {
                 score += weight
@@ -271,10 +271,27 @@ enum QuoteFinder {
         return best?.sentence ?? sentences.first { $0.field == .body }
     }
 
+    /// Whether `text` holds a figure a person could be asking for: a number that is not a tabstop (`$2`, `${2:reason}`,
+    /// `${1|a,b|}`) and not a lone digit after the letters of a name (`P1`, `S3`, `v2`); `9am` and `5kg` are figures.
+    static func holdsFigure(_ text: String) -> Bool {
+        let characters = Array(text)
+        for range in AskText.numberRanges(in: characters) {
+            let before = range.lowerBound > 0 ? characters[range.lowerBound - 1] : " "
+            let beforeThat = range.lowerBound > 1 ? characters[range.lowerBound - 2] : " "
+            let after = range.upperBound < characters.count ? characters[range.upperBound] : " "
+            if before == "$" || (before == "{" && beforeThat == "$") { continue }
+            // A letter before a lone digit makes a name (P1, S3, v2); a unit after it does not (9am, 5kg).
+            if range.count == 1 && before.isLetter && !after.isASCIIDigit { continue }
+            return true
+        }
+        return false
+    }
+
     /// Whether `question` asks for a figure: how much, how many, or a word for a price, a rate, an amount.
     static func asksForFigure(_ question: String) -> Bool {
         let words = AskText.words(in: question)
-        if zip(words, words.dropFirst()).contains(where: { $0.0 == "how" && ($0.1 == "much" || $0.1 == "many" || $0.1 == "long") }) {
+        let measures: Set<String> = ["much", "many", "long", "often", "soon", "far", "big", "large", "old", "fast", "high", "low"]
+        if zip(words, words.dropFirst()).contains(where: { ($0.0 == "how" && measures.contains($0.1)) || ($0.0 == "at" && $0.1 == "what") }) {
             return true
         }
         if question.contains(where: { "%€$£¥".contains($0) }) { return true }
@@ -284,5 +301,5 @@ enum QuoteFinder {
     static let figureWords: Set<String> = Set(
         ["price", "prices", "cost", "costs", "rate", "rates", "fee", "fees", "charge", "amount", "total", "percent",
          "percentage", "number", "sum", "budget", "salary", "discount", "deposit", "tax", "vat", "hours", "days",
-         "minimum", "maximum", "limit", "deadline", "when", "date"].map(AskWords.stem))
+         "minimum", "maximum", "limit", "deadline", "when", "date", "threshold", "share"].map(AskWords.stem))
 }
