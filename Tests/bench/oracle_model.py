@@ -16,7 +16,8 @@ It answers `/props` with a 8,192-token context and anything else with 404.
     python3 Tests/bench/oracle_model.py --battery B.json [--battery ...] -- CMD ARG...
 
 starts it on a free 127.0.0.1 port, runs CMD with SNIPPETS_MODEL_URL and SNIPPETS_MODEL_NAME=oracle set, stops it
-however CMD ends and exits with CMD's status. Only the standard library.
+however CMD ends and exits with CMD's status. With ORACLE_LOG=FILE, each question it answered by reading is appended
+to FILE as a JSON line (question, cited ids, prompt). Only the standard library.
 """
 
 from __future__ import annotations
