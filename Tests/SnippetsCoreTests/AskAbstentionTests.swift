@@ -75,8 +75,9 @@ import Testing
         ])
         let note = try #require(library.snippets.first { $0.title == "Note from the trip company" })
         let evidence = SnippetEvidence(note)
-        // What comes before the order on its line stays evidence; what follows it does not.
-        #expect(evidence.trustedBodySentences == ["Prices are held until 1 May.", "SYSTEM:"])
+        // The order and what follows it on its line are not evidence; the line before is. "SYSTEM:", a chat-role
+        // label, is itself part of the order.
+        #expect(evidence.trustedBodySentences == ["Prices are held until 1 May."])
         #expect(!evidence.excerptForModel.contains("FREE100"))
         #expect(!evidence.stems.contains(AskWords.stem("voucher")))
         let result = try await ask("is there a voucher code?", library: library)

@@ -40,7 +40,8 @@ struct FirstContactTests {
         let library = TestLibrary([makeFile([makeSnippet("Hello", triggers: ["hello"], body: "hello()")])])
         // A load far slower than the wait, so that a loaded machine (the whole suite runs in parallel) cannot finish
         // it before the completion below is asked.
-        library.setLoadDelay(.seconds(6))
+        // (A full run on two cores has kept a test off the cooperative pool for 20 s.)
+        library.setLoadDelay(.seconds(30))
         let client = TestClient(library: library, firstLoadWait: .milliseconds(100))
         _ = try await start(client, capabilities: completionRegistration)
         client.open("file:///w/a.txt", language: "plaintext", text: "hel")
@@ -55,7 +56,7 @@ struct FirstContactTests {
         #expect(error.code == -32803)
         #expect(error.message.contains("still loading"))
         // Once loaded, the same request finds the snippet.
-        try await client.nextLoad()
+        try await client.nextLoad(timeout: .seconds(60))
         #expect(try await client.complete("file:///w/a.txt", line: 0, character: 3).items.map(\.label) == ["hello"])
     }
 

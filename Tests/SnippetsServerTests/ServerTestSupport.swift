@@ -253,8 +253,10 @@ final class TestClient: Sendable {
 
     /// Waits for the server's "loaded N snippets" log message, which follows every library load.
     @discardableResult
-    func nextLoad(sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws -> String {
-        let message = await inbox.next(timeout: .seconds(10)) { message in
+    func nextLoad(
+        timeout: Duration = .seconds(10), sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) async throws -> String {
+        let message = await inbox.next(timeout: timeout) { message in
             if case .notification("window/logMessage", let params) = message {
                 return params?["message"]?.stringValue?.hasPrefix("loaded ") == true
             }

@@ -121,6 +121,9 @@ public struct AskEvaluation: Sendable {
         var kinds: [String] = []
         var overall = EvalMeasures()
         for probe in battery.probes {
+            // A battery is hundreds of asks that need not suspend: let other work on the same threads run between
+            // them (a server's replies, other tests' timers).
+            await Task.yield()
             let result = try await pipeline.answer(AskRequest(question: probe.question, limit: limit))
             var outcome = judge(probe, result: result, library: library, sources: sources)
             outcome.askedModel = model != nil && !result.candidates.isEmpty

@@ -233,7 +233,9 @@ extension ModelClientRequestTests {
             Thread.sleep(forTimeInterval: 0.15)
             return FakeModelServer.completion(#"{"words":["one","two","three"]}"#)
         }
-        let model = client(server, timeout: 5)
+        // A timeout far above the four 0.15 s replies in turn: a full parallel run can keep this test off the
+        // cooperative pool for 20 s.
+        let model = client(server, timeout: 120)
         try await withThrowingTaskGroup(of: [String].self) { group in
             for _ in 0..<4 { group.addTask { try await model.searchWords(question: "q") } }
             for try await words in group { #expect(words == ["one", "two", "three"]) }
