@@ -1,20 +1,9 @@
 import Foundation
-#if canImport(Glibc)
-    import Glibc
-#endif
 import SnippetsCore
 import TestSupport
 import Testing
 
 @testable import SnippetsServer
-
-/// CPU time of the calling thread: unlike wall time it barely moves when other work shares the machine, and unlike
-/// the process's it leaves out tests running beside this one.
-func threadCPUNanoseconds() -> UInt64 {
-    var time = timespec()
-    guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time) == 0 else { return 0 }
-    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-}
 
 /// The least thread CPU time `work` took over `repeats` runs (`prepare` runs before each, untimed).
 func leastCPU(repeats: Int = 3, prepare: () throws -> Void = {}, _ work: () throws -> Void) rethrows -> UInt64 {

@@ -12,7 +12,7 @@ import Foundation
 ///
 /// The thread also runs at a lower CPU priority (nice 10, on Linux): on two cores, two such threads computing for
 /// half a minute would otherwise take the CPU from the pool's threads as surely as running on them. A test that
-/// times its work here should read its thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`), which the priority does not
+/// times its work here should read its thread's CPU time (`threadCPUNanoseconds`), which the priority does not
 /// change, not the wall clock.
 public func onOwnThread<Result: Sendable>(stackSize: Int = 8 << 20, _ work: @escaping @Sendable () -> Result) async -> Result {
     await withCheckedContinuation { continuation in
@@ -40,9 +40,10 @@ func lowerThisThreadsPriority() {
     #endif
 }
 
-/// The calling thread's CPU time in seconds: what a timing on its own thread should read.
-public func threadCPUSeconds() -> Double {
+/// CPU time of the calling thread: unlike wall time it barely moves when other work shares the machine (or when
+/// `onOwnThread` lowers the thread's priority), and unlike the process's it leaves out tests running beside this one.
+public func threadCPUNanoseconds() -> UInt64 {
     var time = timespec()
     guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time) == 0 else { return 0 }
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
 }

@@ -147,7 +147,7 @@ public struct QuestionWord: Hashable, Sendable {
         "command", "commands", "query", "queries", "template", "templates", "message", "messages", "text", "texts",
         "email", "emails", "mail", "reply", "replies", "response", "responses", "note", "notes", "letter", "letters",
         "script", "scripts", "code", "function", "functions", "example", "examples", "wording", "phrase", "line",
-        "lines", "paragraph", "boilerplate", "snippet", "snippets", "shortcut", "macro", "one", "thing",
+        "lines", "paragraph", "boilerplate", "shortcut", "macro",
     ]
 
     /// Words a question about one's own snippets uses whatever it is about.

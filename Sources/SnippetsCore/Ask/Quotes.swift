@@ -290,13 +290,15 @@ enum QuoteFinder {
     /// Whether `question` asks for a figure: how much, how many, or a word for a price, a rate, an amount.
     static func asksForFigure(_ question: String) -> Bool {
         let words = AskText.words(in: question)
-        let measures: Set<String> = ["much", "many", "long", "often", "soon", "far", "big", "large", "old", "fast", "high", "low"]
-        if zip(words, words.dropFirst()).contains(where: { ($0.0 == "how" && measures.contains($0.1)) || ($0.0 == "at" && $0.1 == "what") }) {
+        if zip(words, words.dropFirst()).contains(where: { ($0.0 == "how" && howMeasures.contains($0.1)) || ($0.0 == "at" && $0.1 == "what") }) {
             return true
         }
         if question.contains(where: { "%€$£¥".contains($0) }) { return true }
         return words.contains { figureWords.contains(AskWords.stem($0)) }
     }
+
+    /// "how much", "how long", "how often", ...: a question for a measure.
+    static let howMeasures: Set<String> = ["much", "many", "long", "often", "soon", "far", "big", "large", "old", "fast", "high", "low"]
 
     static let figureWords: Set<String> = Set(
         ["price", "prices", "cost", "costs", "rate", "rates", "fee", "fees", "charge", "amount", "total", "percent",
