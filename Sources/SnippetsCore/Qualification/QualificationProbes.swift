@@ -218,9 +218,11 @@ struct ProbeMaker {
     /// The first `characters` of `text`, less a word the cut would split: a question must not ask about "chec" because
     /// the cut fell inside "checkout".
     static func wholeWordsPrefix(_ text: String, characters: Int) -> String {
-        guard text.count > characters else { return text }
+        // `prefix` walks `characters`, never the whole body (`count` would).
         let cut = text.prefix(characters)
-        guard let next = text.dropFirst(characters).first, next.isLetter || next.isNumber else { return String(cut) }
+        guard cut.endIndex < text.endIndex else { return text }
+        let next = text[cut.endIndex]
+        guard next.isLetter || next.isNumber else { return String(cut) }
         return String(cut.dropLast(cut.reversed().prefix { $0.isLetter || $0.isNumber }.count))
     }
 
