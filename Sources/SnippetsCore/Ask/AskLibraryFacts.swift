@@ -13,6 +13,8 @@ public final class AskLibraryFacts: @unchecked Sendable {
     private var computed: Facts?
     /// Each snippet's evidence and quotable sentences, computed on first use and kept with the snapshot.
     let caches = AskSnapshotCaches()
+    /// Meaning search over the library: its snippets' vectors as they are embedded, and its calibrated thresholds.
+    public let meaning = SnapshotMeaning()
 
     /// Facts about `library`, computed when first needed.
     public init(library: SnippetLibrary) {

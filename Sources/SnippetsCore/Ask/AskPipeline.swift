@@ -71,6 +71,7 @@ public struct AskPipeline: Sendable {
     ) async throws(CancellationError) -> AskResult {
         var result = try await search(request, progress: progress)
         if model != nil { result.model = modelStanding }
+        result.meaning = facts.meaning.status
         result.searchTerms = showingCorrections(in: result.searchTerms, question: request.question, language: request.language)
         return Self.noting(unsearched: facts.facts.unsearched, in: result)
     }
@@ -117,6 +118,8 @@ public struct AskPipeline: Sendable {
         var terms = ownTerms
 
         await progress(.searching)
+        // The question's meaning, when an encoder is on: it only proposes candidates (see `meaningAnswer`).
+        let questionVector = facts.meaning.questionEmbedder.map { $0.embed([question])[0] }
         var modelFault: AskModelError?
         // An ignored model is not called at all.
         let model = modelStanding.role == .ignored ? nil : self.model
@@ -131,7 +134,7 @@ public struct AskPipeline: Sendable {
             }
             try Self.checkCancellation()
         }
-        guard !terms.isEmpty else {
+        guard !terms.isEmpty || questionVector != nil else {
             return AskResult(
                 status: .noMatch, answer: "Your question has no words to search for, so nothing was searched.",
                 searchTerms: [],
@@ -183,7 +186,6 @@ public struct AskPipeline: Sendable {
         for snippet in taughtAgain.reversed() where !own.inLanguage.contains(where: { $0.id == snippet.id }) {
             own.inLanguage.insert(snippet, at: 0)
         }
-        let ownCandidates = own.inLanguage + own.others
         let ownEvidence = evidenceOf(own.inLanguage, taught: own.taught)
         let otherEvidence = evidenceOf(own.others, taught: own.taught)
         try Self.checkCancellation()
@@ -196,7 +198,7 @@ public struct AskPipeline: Sendable {
         if !ownEvidence.isEmpty {
             switch deterministicAnswer(
                 question: question, words: words, terms: ownTerms, language: language, candidates: ownEvidence,
-                audit: ownAudit, taught: Set(taughtAgain.map(\.id)), quotes: quotes)
+                audit: ownAudit, taught: Set(taughtAgain.map(\.id)), quotes: quotes, questionVector: questionVector)
             {
             case .picked(let draft): deterministic = draft
             case .abstained(let reason): abstention = reason
@@ -211,6 +213,24 @@ public struct AskPipeline: Sendable {
             case .abstained(let reason): abstention = abstention ?? reason
             }
         }
+        // Words alone found nothing to name, and the question names nothing they miss: meaning may propose one
+        // snippet, which must lead every other by the calibrated margin and hold the question's figures and names.
+        var foundByMeaning = false
+        if deterministic == nil, abstention?.missing.isEmpty ?? true, let questionVector, taughtAgain.isEmpty {
+            switch meaningAnswer(question: question, words: words, terms: ownTerms, vector: questionVector, language: language, quotes: quotes) {
+            case .picked(let draft):
+                deterministic = draft
+                foundByMeaning = true
+                if let snippet = draft.citations.first.flatMap({ library.snippet(withID: SnippetID(rawValue: $0.citedID)) }),
+                    !own.inLanguage.contains(where: { $0.id == snippet.id }) && !own.others.contains(where: { $0.id == snippet.id })
+                {
+                    own.others.append(snippet)
+                }
+            case .abstained(let reason):
+                if !reason.missing.isEmpty { abstention = reason }
+            }
+        }
+        let ownCandidates = own.inLanguage + own.others
         if let deterministic {
             // The model is shown what the deterministic picker chose, so that it can confirm it.
             let picked = deterministic.citations.compactMap { citation in ownCandidates.first { $0.id.rawValue == citation.citedID } }
@@ -239,6 +259,14 @@ public struct AskPipeline: Sendable {
 
         guard !candidates.isEmpty else {
             let searched = terms.joined(separator: ", ")
+            if terms.isEmpty {
+                return AskResult(
+                    status: .noMatch, answer: "Nothing in your library is near this question in meaning, and it has no words to search for.",
+                    searchTerms: [],
+                    reason: AskReason(
+                        code: .noSearchWords,
+                        message: "The question holds only common words (such as \"what\" or \"snippet\"), and no snippet stands out as near it in meaning. Name what the snippet is about."))
+            }
             if let modelFault {
                 return AskResult(
                     status: .fallback,
@@ -253,7 +281,9 @@ public struct AskPipeline: Sendable {
 
         func deterministicResult(status: AskStatus, reason: AskReason?) -> AskResult {
             if let deterministic {
-                return finished(deterministic, status: status, terms: terms, candidates: candidateEntries, reason: reason, quotes: quotes)
+                var result = finished(deterministic, status: status, terms: terms, candidates: candidateEntries, reason: reason, quotes: quotes)
+                result.foundByMeaning = foundByMeaning
+                return result
             }
             if reason == nil, let abstention, !abstention.missing.isEmpty {
                 let named = abstention.missing.prefix(4).map { "\"\($0)\"" }.listed(conjunction: "or")
@@ -450,7 +480,8 @@ public struct AskPipeline: Sendable {
     /// language, when `candidates` are snippets of other languages (the answer then says so).
     private func deterministicAnswer(
         question: String, words: [QuestionWord], terms: [String], language: String?, candidates: [SnippetEvidence],
-        audit: AnswerAudit, taught: Set<SnippetID>, quotes: QuoteReader, otherLanguage: String? = nil
+        audit: AnswerAudit, taught: Set<SnippetID>, quotes: QuoteReader, otherLanguage: String? = nil,
+        questionVector: [Float]? = nil
     ) -> DeterministicPick {
         let facts = facts.facts
         let inScope = facts.inScopeCount(language: language, library: library)
@@ -471,6 +502,11 @@ public struct AskPipeline: Sendable {
         } else {
             let supports = picker.supports(for: weighed, weights: weights, candidates: candidates)
             picked = picker.picks(from: supports).compactMap { id in candidates.first { $0.snippet.id == id }?.snippet }
+            if let questionVector, let leader = Self.leaderPassedOver(
+                picked: picked, candidates: candidates.map(\.snippet), vector: questionVector, meaning: self.facts.meaning)
+            {
+                picked = [leader]
+            }
             if !picked.isEmpty, let missing = Self.unfoundPremise(
                 question: question, words: weighed, specifics: words, frequencies: frequencies, inScope: inScope, candidates: candidates,
                 picked: Set(picked.map(\.id)))
@@ -504,6 +540,65 @@ public struct AskPipeline: Sendable {
             return .abstained(Abstention(missing: []))
         }
         return .picked(draft)
+    }
+
+    /// The first candidate retrieval ranked, when the word picker passed it over although it also leads by meaning:
+    /// nearer the question than every pick by at least the calibrated margin. Words and meaning agreeing on a
+    /// candidate outrank a lower one that merely covers more of the question's common words ("set up logging"
+    /// must not name "Bash strict mode" over "Python logging setup").
+    static func leaderPassedOver(picked: [Snippet], candidates: [Snippet], vector: [Float], meaning: SnapshotMeaning) -> Snippet? {
+        guard let first = candidates.first, !picked.isEmpty, !picked.contains(where: { $0.id == first.id }) else { return nil }
+        let similarity = meaning.similarities(of: vector, to: candidates.map(\.id))
+        guard let lead = similarity[first.id], candidates.allSatisfy({ (similarity[$0.id] ?? -1) <= lead }) else { return nil }
+        let margin = meaning.thresholds.margin
+        guard picked.allSatisfy({ lead - (similarity[$0.id] ?? -1) >= margin }) else { return nil }
+        return first
+    }
+
+    /// The answer meaning proposes when words found nothing to name: the nearest snippet of the document's
+    /// language (else of any), named only when it clears the calibrated thresholds (`MeaningThresholds.admits`)
+    /// and holds every figure and name the question gives (else the abstention names what is missing). A meaning
+    /// match is never evidence: the answer says it was found by meaning, and the audit checks it like any other.
+    private func meaningAnswer(
+        question: String, words: [QuestionWord], terms: [String], vector: [Float], language: String?, quotes: QuoteReader
+    ) -> DeterministicPick {
+        let meaning = facts.meaning
+        let thresholds = meaning.thresholds
+        func leader(in language: String?, excludingLanguage: String? = nil) -> Snippet? {
+            let top = meaning.nearest(to: vector, limit: 2) { id in
+                guard let snippet = library.snippet(withID: id) else { return false }
+                if let excludingLanguage, library.applies(snippet, toLanguage: excludingLanguage) { return false }
+                return library.applies(snippet, toLanguage: language)
+            }
+            guard let best = top.first, thresholds.admits(best: best.similarity, runnerUp: top.count > 1 ? top[1].similarity : nil)
+            else { return nil }
+            return library.snippet(withID: best.id)
+        }
+        var otherLanguage: String?
+        var found = leader(in: language)
+        if found == nil, let language {
+            found = leader(in: nil, excludingLanguage: language)
+            otherLanguage = language
+        }
+        guard let snippet = found else { return .abstained(Abstention(missing: [])) }
+        let evidence = facts.caches.evidence(of: snippet)
+        let missing = Self.unfoundSpecifics(question: question, words: words, candidates: [evidence])
+        guard missing.isEmpty else { return .abstained(Abstention(missing: missing)) }
+        let weighed = words.filter { !$0.isCompound }
+        let weights = weighed.map { _ in 1.0 }
+        let chosen = Self.chooseQuotes(for: [snippet], question: question, words: weighed, weights: weights, terms: terms, reader: quotes)
+        var notes = ["It was found by meaning rather than by matching words."]
+        if let otherLanguage { notes.insert(Self.otherLanguageNote(picked: [snippet], document: otherLanguage), at: 0) }
+        var audit = AnswerAudit(question: question, evidence: [evidence], facts: facts.facts)
+        audit.quotable = quotes.quotable(for: [snippet])
+        for draft in [
+            AnswerComposer.naming([snippet], quotes: chosen, note: notes.joined(separator: " ")),
+            AnswerComposer.naming([snippet], note: notes.joined(separator: " ")),
+            AnswerComposer.naming([(id: snippet.id.rawValue, title: snippet.title)]),
+        ] where audit.failures(of: draft).isEmpty {
+            return .picked(draft)
+        }
+        return .abstained(Abstention(missing: []))
     }
 
     /// The sentence to quote of each of `picked` (see `QuoteFinder.choose`), by identifier.

@@ -188,6 +188,10 @@ public struct AskResult: Hashable, Sendable {
     /// candidate's `PickCandidate.sentences`, which are `AskPipeline.quotableSentences(of:)` when the files can be
     /// read); that citation's `quote` is then this sentence. Not on the wire: the citation's quote is.
     public var modelQuote: QuoteChoice?
+    /// How far meaning search had got (off without an encoder); nil where the caller did not use a library's facts.
+    public var meaning: AskMeaning?
+    /// Whether a cited snippet was found by meaning rather than by the question's words.
+    public var foundByMeaning = false
 
     public init(
         status: AskStatus, answer: String, searchTerms: [String], citations: [AskCitation] = [],

@@ -115,7 +115,10 @@ public struct AskEvaluation: Sendable {
         modelStanding: ModelStanding = .unmeasured, limit: Int = AskRequest.defaultLimit,
         sources: (any SnippetSources)? = FileSystemSnippetSources(fileSystem: DiskFileSystem())
     ) async throws -> AskEvaluation {
-        let pipeline = AskPipeline(library: library, model: model, modelStanding: modelStanding, sources: sources)
+        let index = TokenIndex(library: library)
+        let facts = AskLibraryFacts(library: library)
+        MeaningSetup.prepare(facts, library: library, index: index, environment: ProcessInfo.processInfo.environment)
+        let pipeline = AskPipeline(library: library, index: index, facts: facts, model: model, modelStanding: modelStanding, sources: sources)
         var outcomes: [ProbeOutcome] = []
         var byKind: [String: EvalMeasures] = [:]
         var kinds: [String] = []

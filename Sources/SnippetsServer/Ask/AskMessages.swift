@@ -125,6 +125,17 @@ public struct AskResponse: Codable, Hashable, Sendable {
         }
     }
 
+    /// How far meaning search had got: `off` (no encoder; `note` says how to turn it on), `embedding` (only
+    /// `embedded` of `total` snippets could be matched by meaning) or `ready`.
+    public struct Meaning: Codable, Hashable, Sendable {
+        public var state: String
+        public var embedded: Int
+        public var total: Int
+        public var note: String?
+        /// Whether a cited snippet was found by meaning rather than by the question's words.
+        public var foundByMeaning: Bool
+    }
+
     public var status: String
     public var answer: String
     public var searchTerms: [String]
@@ -135,6 +146,8 @@ public struct AskResponse: Codable, Hashable, Sendable {
     public var modelRole: String?
     /// With a model configured: how its role was reached and the figures it came from.
     public var qualification: Qualification?
+    /// How far meaning search had got when the question was answered.
+    public var meaning: Meaning?
 
     /// The wire form of `result`, with every offset and column in `encoding`; with `library` (the one asked),
     /// each citation and candidate says its layer, and each citation the layer's revision and its content hash.
@@ -167,6 +180,9 @@ public struct AskResponse: Codable, Hashable, Sendable {
         }
         modelRole = result.model?.role.rawValue
         qualification = result.model.map(Qualification.init)
+        meaning = result.meaning.map {
+            Meaning(state: $0.state.rawValue, embedded: $0.embedded, total: $0.total, note: $0.note, foundByMeaning: result.foundByMeaning)
+        }
         reason = result.reason.map {
             Reason(code: $0.code.rawValue, message: $0.message, failedRules: $0.failedRules.isEmpty ? nil : $0.failedRules.map(\.rawValue))
         }

@@ -79,20 +79,20 @@ public enum AskCommand: SnippetsCommand {
             let learning = !arguments.has("--no-learning")
             let learned = learning ? LearnedWordsStore.load(paths: paths.paths, library: library) : .none
             var standing = ModelStanding.unmeasured
+            let index = TokenIndex(library: library)
             if let modelConfiguration {
-                let index = TokenIndex(library: library)
                 let known = roleSetting == .auto
                     ? await ModelQualifier.counts(
                         of: modelConfiguration, library: library, index: index, environment: context.environment, measuring: false).counts
                     : nil
                 standing = .resolving(roleSetting, qualification: known)
-                result = try await AskPipeline(library: library, index: index, model: model, modelStanding: standing, learned: learned,
-                    sources: FileSystemSnippetSources(fileSystem: DiskFileSystem()))
-                    .answer(request)
-            } else {
-                result = try await AskPipeline(library: library, model: model, learned: learned, sources: FileSystemSnippetSources(fileSystem: DiskFileSystem()))
-                    .answer(request)
             }
+            let facts = AskLibraryFacts(library: library)
+            MeaningSetup.prepare(facts, library: library, index: index, environment: context.environment, budget: MeaningSetup.commandLineBudget)
+            result = try await AskPipeline(
+                library: library, index: index, facts: facts, model: model, modelStanding: standing, learned: learned,
+                sources: FileSystemSnippetSources(fileSystem: DiskFileSystem()))
+                .answer(request)
             if learning, GapLog.isGap(result), let problem = GapLog(environment: context.environment).record(request.question) {
                 context.printError("snippets-lsp ask: \(problem)")
             }

@@ -76,6 +76,7 @@ public enum ServeCommand: SnippetsCommand {
             environment: context.environment)
         configuration.defaultLibrarySource = resolved.source
         configuration.annotateLibrary = { library in LayerLoading.annotating(library) }
+        (configuration.meaning, configuration.meaningOffReason) = MeaningSetup.service(environment: context.environment)
         return configuration
     }
 

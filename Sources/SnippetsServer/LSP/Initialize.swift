@@ -50,6 +50,8 @@ public struct ClientCapabilities: Sendable, Hashable {
     public func supportsInsertTextMode(_ mode: InsertTextMode) -> Bool {
         completionItem?["insertTextModeSupport"]?["valueSet"]?.arrayValue?.contains(.int(mode.rawValue)) ?? false
     }
+    /// `window.workDoneProgress`: the client shows progress the server starts itself.
+    public var supportsWorkDoneProgress: Bool { raw["window"]?["workDoneProgress"]?.boolValue ?? false }
     /// `workspace.didChangeWatchedFiles.dynamicRegistration`.
     public var supportsWatchedFileRegistration: Bool {
         raw["workspace"]?["didChangeWatchedFiles"]?["dynamicRegistration"]?.boolValue ?? false

@@ -5,6 +5,7 @@ struct WorkDoneProgress: Encodable, Sendable {
         var title: String?
         var message: String?
         var cancellable: Bool?
+        var percentage: Int?
     }
 
     var token: JSONValue

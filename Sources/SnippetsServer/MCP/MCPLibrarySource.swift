@@ -151,6 +151,11 @@ public actor WatchedLibrary: MCPLibrarySource {
         }
         let library = newSnapshot.library
         configuration.logError("snippets-lsp mcp: loaded \(library.snippets.count) snippets from \(library.files.count) files")
+        if let meaning = configuration.meaning {
+            meaning.embedInBackground(newSnapshot)
+        } else {
+            newSnapshot.askFacts.meaning.turnOff(because: configuration.meaningOffReason ?? MeaningSetup.offReason)
+        }
         if loadRequested {
             loadRequested = false
             scheduleLoad()

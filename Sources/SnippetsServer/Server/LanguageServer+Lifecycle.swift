@@ -155,6 +155,19 @@ extension LanguageServer {
         diagnostics.install(problems, documents: documents, encoding: positionEncoding)
         if registrations.isClientReady { announce(snapshot) }
         scheduleQualification(of: snapshot)
+        embedForMeaning(snapshot)
+    }
+
+    /// Starts embedding `snapshot` for meaning search in the background (see `MeaningService`), with `$/progress`
+    /// for a client that shows progress the server starts; or records why meaning search is off.
+    func embedForMeaning(_ snapshot: LibrarySnapshot) {
+        guard let service = configuration.meaning else {
+            snapshot.askFacts.meaning.turnOff(because: configuration.meaningOffReason ?? MeaningSetup.offReason)
+            return
+        }
+        let reporter = MeaningProgressReporter(
+            connection: connection, showsProgress: registrations.client.supportsWorkDoneProgress, generation: snapshot.generation)
+        service.embedInBackground(snapshot) { done, total, finished in reporter.report(done: done, total: total, finished: finished) }
     }
 
     /// What the client hears once a load is in service and it has sent `initialized`: the trigger characters (by

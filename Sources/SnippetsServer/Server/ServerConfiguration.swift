@@ -48,6 +48,11 @@ public struct ServerConfiguration: Sendable {
     public var now: @Sendable () -> Date
     /// The process environment.
     public var environment: [String: String]
+    /// Meaning search: the encoder built into the binary, embedding each snapshot in the background; nil when no
+    /// encoder file was found (then `meaningOffReason` says why, and ask matches words only).
+    public var meaning: MeaningService? = nil
+    /// Why meaning search is off, and how to turn it on.
+    public var meaningOffReason: String? = nil
     /// The model from the command line (`serve --model-url`), used until the `model` setting says otherwise.
     public var defaultModel: ModelConfiguration? = nil
     /// `serve --model-role`, used until the `model` setting says otherwise.

@@ -1,0 +1,117 @@
+/// Sets `MeaningThresholds` from probes made from the library itself, the way model qualification measures a model:
+///
+/// - own: a snippet's title asked as a question, the snippet present: a meaning pick should name it;
+/// - held out: the same question with that snippet removed: whatever leads now is wrong, so its lead is a lead the
+///   margin must not admit;
+/// - off topic: questions about things no snippet library of a person is likely to hold (kept only where no
+///   snippet shares their words), whose best match must not pass the similarity threshold.
+///
+/// The margin is the 90th percentile of the held-out and off-topic leads, the similarity the 90th percentile of
+/// the off-topic best matches plus 0.05, each within bounds, so a library of near-duplicates asks for a clearer
+/// lead than one of distinct snippets. Probes are chosen by content (sorted by identifier, evenly spaced), so the
+/// same library gives the same thresholds and an edited one new ones. A library under `minimumSnippets` keeps the
+/// defaults: too few probes to measure anything.
+public enum MeaningCalibration {
+    public static let minimumSnippets = 12
+    /// The most snippets probed.
+    public static let maximumProbes = 48
+    static let marginBounds: ClosedRange<Float> = 0.06...0.2
+    static let similarityBounds: ClosedRange<Float> = 0.25...0.55
+
+    /// What a calibration measured: probes of each kind and how many the thresholds answer.
+    public struct Figures: Hashable, Sendable, Codable {
+        public var ownProbes: Int
+        public var ownAnswered: Int
+        public var heldOutProbes: Int
+        public var heldOutAnswered: Int
+        public var offTopicProbes: Int
+        public var offTopicAnswered: Int
+    }
+
+    /// Questions about topics outside any likely personal library, asked of every library; one that shares a word
+    /// with a snippet is not used for that library.
+    static let offTopicQuestions = [
+        "how far is the moon from the earth", "what is the capital city of mongolia", "how do I tune a violin",
+        "when do swallows migrate south", "how many moons does jupiter have", "what is the rule of offside in football",
+        "how do I grow tomatoes in a greenhouse", "who painted the sistine chapel ceiling", "how long do elephants live",
+        "what is the boiling point of nitrogen", "how do I knit a scarf", "which planet has the most rings",
+        "how do volcanoes form", "what do koalas eat", "how do I wax a snowboard", "what is the tallest mountain in africa",
+        "how do bees make honey", "when was the printing press invented", "how do I care for a bonsai tree",
+        "what language is spoken in brazil", "how deep is the mariana trench", "why is the sky blue",
+        "how do I play chess openings", "what is photosynthesis",
+    ]
+
+    /// The thresholds for `library`, whose snippets' vectors are in `meaning`, probing with `embedder` (probe
+    /// vectors are kept in `vectors`, so a second calibration of the same library encodes nothing).
+    public static func thresholds(
+        for library: SnippetLibrary, meaning: SnapshotMeaning, embedder: any SentenceEmbedder, vectors: MeaningVectors,
+        index: TokenIndex? = nil
+    ) -> MeaningThresholds {
+        let embedded = library.snippets.filter { meaning.hasVector($0.id) }
+        guard embedded.count >= minimumSnippets else { return .defaults }
+        let sorted = embedded.sorted { $0.id < $1.id }
+        let step = max(1, sorted.count / maximumProbes)
+        let probed = stride(from: 0, to: sorted.count, by: step).prefix(maximumProbes).map { sorted[$0] }
+            .filter { $0.title.split(whereSeparator: \.isWhitespace).count >= 2 }
+
+        func vector(for text: String) -> [Float] {
+            let key = MeaningText.key(of: text)
+            if let row = vectors.row(forKey: key) { return vectors.vector(atRow: row) }
+            let vector = embedder.embed([text])[0]
+            vectors.add(key: key, vector: vector)
+            return vector
+        }
+        func lead(of query: [Float], excluding excluded: SnippetID?) -> (best: Float, runnerUp: Float?, id: SnippetID?) {
+            let top = meaning.nearest(to: query, limit: 2) { $0 != excluded }
+            return (top.first?.similarity ?? 0, top.count > 1 ? top[1].similarity : nil, top.first?.id)
+        }
+
+        var ownLeads: [(best: Float, runnerUp: Float?, right: Bool)] = []
+        var heldOut: [(best: Float, runnerUp: Float?)] = []
+        for snippet in probed {
+            let query = vector(for: snippet.title.lowercased())
+            let own = lead(of: query, excluding: nil)
+            ownLeads.append((own.best, own.runnerUp, own.id == snippet.id))
+            let without = lead(of: query, excluding: snippet.id)
+            heldOut.append((without.best, without.runnerUp))
+        }
+        let vocabulary = Set(library.snippets.flatMap { AskWords.tokens(in: MeaningText.text(of: $0)) })
+        var offTopic: [(best: Float, runnerUp: Float?)] = []
+        for question in offTopicQuestions {
+            let words = AskWords.tokens(in: question).filter { !QuestionWord.isIgnorable($0) }
+            guard !words.contains(where: vocabulary.contains) else { continue }
+            let found = lead(of: vector(for: question), excluding: nil)
+            offTopic.append((found.best, found.runnerUp))
+        }
+        guard heldOut.count + offTopic.count >= 8 else { return .defaults }
+
+        let leads = (heldOut + offTopic).map { $0.best - ($0.runnerUp ?? 0) }
+        let margin = clamp(percentile(0.9, of: leads), marginBounds)
+        let similarity = offTopic.isEmpty
+            ? MeaningThresholds.defaults.similarity : clamp(percentile(0.9, of: offTopic.map(\.best)) + 0.05, similarityBounds)
+        var thresholds = MeaningThresholds(similarity: similarity, margin: margin)
+        thresholds.measured = Figures(
+            ownProbes: ownLeads.count,
+            ownAnswered: ownLeads.filter { $0.right && thresholds.admits(best: $0.best, runnerUp: $0.runnerUp) }.count,
+            heldOutProbes: heldOut.count, heldOutAnswered: heldOut.filter { thresholds.admits(best: $0.best, runnerUp: $0.runnerUp) }.count,
+            offTopicProbes: offTopic.count, offTopicAnswered: offTopic.filter { thresholds.admits(best: $0.best, runnerUp: $0.runnerUp) }.count)
+        return thresholds
+    }
+
+    /// The cache keys of every text a calibration of `library` may encode (a superset: every title), so a cache
+    /// kept for the library keeps its probes too.
+    public static func probeKeys(for library: SnippetLibrary) -> Set<String> {
+        Set(library.snippets.map { MeaningText.key(of: $0.title.lowercased()) } + offTopicQuestions.map(MeaningText.key(of:)))
+    }
+
+    static func percentile(_ fraction: Float, of values: [Float]) -> Float {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        let position = Int((fraction * Float(sorted.count - 1)).rounded(.up))
+        return sorted[min(max(position, 0), sorted.count - 1)]
+    }
+
+    static func clamp(_ value: Float, _ bounds: ClosedRange<Float>) -> Float {
+        min(max(value, bounds.lowerBound), bounds.upperBound)
+    }
+}

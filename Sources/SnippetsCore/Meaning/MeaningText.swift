@@ -1,0 +1,38 @@
+/// What of a snippet is embedded for meaning search, and the key its vector is cached under.
+///
+/// The title, the description and the body's trusted sentences (never the sentences that read as instructions to
+/// an assistant, so a pasted note cannot steer which questions reach it), as plain text, cut at
+/// `maximumLength` characters on a word boundary: the opening of a body says what it is about, and the encoder's
+/// cost grows with the text.
+public enum MeaningText {
+    /// The most characters embedded per snippet.
+    public static let maximumLength = 480
+
+    /// The text embedded for `snippet`.
+    public static func text(of snippet: Snippet) -> String {
+        text(ofEvidence: SnippetEvidence(snippet))
+    }
+
+    static func text(ofEvidence evidence: SnippetEvidence) -> String {
+        let snippet = evidence.snippet
+        var parts = [snippet.title]
+        if let description = snippet.description, !description.isEmpty, description != snippet.title { parts.append(description) }
+        parts += evidence.trustedBodySentences
+        let joined = parts.map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+            .filter { !$0.isEmpty }.joined(separator: ". ")
+        return cut(joined)
+    }
+
+    /// `text` cut to at most `maximumLength` characters, at the last space before the cut when there is one.
+    static func cut(_ text: String) -> String {
+        guard text.count > maximumLength else { return text }
+        let prefix = text.prefix(maximumLength)
+        if let space = prefix.lastIndex(of: " ") { return String(prefix[..<space]) }
+        return String(prefix)
+    }
+
+    /// The cache key of `text`: its SHA-1, hex.
+    public static func key(of text: String) -> String {
+        SHA1.hex(Array(text.utf8))
+    }
+}

@@ -1,0 +1,27 @@
+/// When a meaning match alone may name a snippet: its similarity to the question is at least `similarity`, and it
+/// leads the next snippet by at least `margin`. A similarity alone abstains badly (a false premise shares the topic
+/// of a real snippet: "neuter a ferret" is near "rabbit neutering"); a clear lead over the runner-up is what tells a
+/// paraphrase of one snippet from a question near several or near none.
+///
+/// Not constants tuned per question: `MeaningCalibration` sets them from probes made from the library itself.
+public struct MeaningThresholds: Hashable, Sendable, Codable {
+    public var similarity: Float
+    public var margin: Float
+    /// What the calibration measured, for `doctor`; nil for the defaults.
+    public var measured: MeaningCalibration.Figures?
+
+    public init(similarity: Float, margin: Float, measured: MeaningCalibration.Figures? = nil) {
+        self.similarity = similarity
+        self.margin = margin
+        self.measured = measured
+    }
+
+    /// Until a library is calibrated (or when it is too small to calibrate): the anchor measured over ten batteries
+    /// (a lead of 0.13 answered 147 of 321 answerable probes with one wrong), a little below it for similarity.
+    public static let defaults = MeaningThresholds(similarity: 0.35, margin: 0.13)
+
+    /// Whether a best match of `best` followed by `runnerUp` (nil: no other snippet) clears both thresholds.
+    public func admits(best: Float, runnerUp: Float?) -> Bool {
+        best >= similarity && best - (runnerUp ?? 0) >= margin
+    }
+}

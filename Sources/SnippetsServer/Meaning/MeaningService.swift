@@ -1,0 +1,120 @@
+import Foundation
+import SnippetsCore
+
+/// Embeds each library snapshot for meaning search in the background, never in the way of a request.
+///
+/// **Invariants:**
+/// - Completion and ask never wait for it: a snapshot goes into service first, then its snippets are embedded on a
+///   thread of its own at low priority (nice 10); an ask before it is done matches by meaning only what is ready and
+///   says so (`AskMeaning`).
+/// - Nothing is embedded twice: vectors are kept by the text they embed (`MeaningText`), in memory across reloads
+///   and on disk under `$XDG_CACHE_HOME/snippets-lsp/meaning/` (one file per encoder), so a second start embeds
+///   nothing and an edit embeds only the edited snippet. The cache holds vectors and hashes of text, never text.
+/// - A newer snapshot stops the embedding of an older one between batches.
+/// - The thresholds of a meaning pick are calibrated on the library once it is embedded (`MeaningCalibration`).
+public final class MeaningService: @unchecked Sendable {
+    public let embedder: any SentenceEmbedder
+    /// Where the vectors are kept on disk; nil keeps them in memory only.
+    public let cacheFolder: String?
+    private let lock = NSLock()
+    private var loadedVectors: MeaningVectors?
+    private var generation = 0
+    /// The most bytes of a vector cache read (about 600,000 snippets).
+    static let maximumCacheSize = 256 << 20
+
+    public init(embedder: any SentenceEmbedder, cacheFolder: String?) {
+        self.embedder = embedder
+        self.cacheFolder = cacheFolder
+    }
+
+    /// The vector cache folder for `environment`: `$XDG_CACHE_HOME` when absolute, else `$HOME/.cache`.
+    public static func cacheFolder(environment: [String: String]) -> String {
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? LibraryPath.join(home, ".cache")
+        return LibraryPath.join(cache, "snippets-lsp/meaning")
+    }
+
+    /// The cache file of this service's encoder.
+    var cachePath: String? {
+        cacheFolder.map { LibraryPath.join($0, FNV1a.hex(FNV1a.hash(embedder.identity.utf8)) + ".vectors") }
+    }
+
+    /// The vectors, read from the disk cache the first time.
+    var vectors: MeaningVectors {
+        lock.withLock {
+            if let loadedVectors { return loadedVectors }
+            var vectors = MeaningVectors(identity: embedder.identity, dimension: embedder.dimension)
+            if let path = cachePath, let bytes = try? BoundedFileRead.contents(of: path, maximumSize: Self.maximumCacheSize),
+                let cached = MeaningVectors(serialized: bytes, identity: embedder.identity, dimension: embedder.dimension)
+            {
+                vectors = cached
+            }
+            loadedVectors = vectors
+            return vectors
+        }
+    }
+
+    /// Embeds `library` (whose facts are `facts`) now, on the calling thread: what the command line does before it
+    /// asks. `budget`: the most snippets to encode (nil: all). Saves the cache when anything was encoded.
+    @discardableResult
+    public func embedNow(library: SnippetLibrary, facts: AskLibraryFacts, index: TokenIndex?, budget: Int? = nil) -> Int {
+        let vectors = vectors
+        let encoded = MeaningEmbedding.run(library: library, facts: facts, embedder: embedder, vectors: vectors, budget: budget)
+        if facts.meaning.status.state == .ready {
+            facts.meaning.calibrate(
+                MeaningCalibration.thresholds(for: library, meaning: facts.meaning, embedder: embedder, vectors: vectors, index: index))
+        }
+        if encoded > 0 || facts.meaning.isCalibrated { save(keepingKeysOf: library, facts: facts) }
+        return encoded
+    }
+
+    /// Embeds `snapshot` on a thread of its own at low priority, stopping if a newer snapshot is given first.
+    /// `progress` is called with the snippets done and the total after each batch, and once more when calibrated.
+    public func embedInBackground(
+        _ snapshot: LibrarySnapshot, progress: @escaping @Sendable (_ done: Int, _ total: Int, _ finished: Bool) -> Void = { _, _, _ in }
+    ) {
+        let mine = lock.withLock {
+            generation += 1
+            return generation
+        }
+        let thread = Thread { [self] in
+            Self.lowerPriority()
+            let vectors = vectors
+            let facts = snapshot.askFacts
+            let stopped = { self.lock.withLock { self.generation != mine } }
+            let encoded = MeaningEmbedding.run(
+                library: snapshot.library, facts: facts, embedder: embedder, vectors: vectors, shouldStop: stopped,
+                progress: { done, total in progress(done, total, false) })
+            guard !stopped() else { return }
+            facts.meaning.calibrate(
+                MeaningCalibration.thresholds(
+                    for: snapshot.library, meaning: facts.meaning, embedder: embedder, vectors: vectors, index: snapshot.index))
+            let status = facts.meaning.status
+            progress(status.embedded, status.total, true)
+            if encoded > 0 || vectors.count > 0 { save(keepingKeysOf: snapshot.library, facts: facts) }
+        }
+        thread.name = "snippets-lsp meaning"
+        thread.stackSize = 4 << 20
+        thread.start()
+    }
+
+    /// Writes the vectors the library uses (and calibration probes) to the cache file, atomically. A cache that
+    /// cannot be written costs embedding at the next start, nothing else.
+    private func save(keepingKeysOf library: SnippetLibrary, facts: AskLibraryFacts) {
+        guard let folder = cacheFolder, let path = cachePath else { return }
+        var keys = Set(library.snippets.map { MeaningText.key(of: MeaningText.text(of: $0)) })
+        keys.formUnion(MeaningCalibration.probeKeys(for: library))
+        let bytes = vectors.serialized(keeping: keys)
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {}
+    }
+
+    /// Nice 10 for the calling thread only (on Linux the nice value is per thread).
+    private static func lowerPriority() {
+        #if os(Linux)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        #endif
+    }
+}
