@@ -198,7 +198,7 @@ public struct AskPipeline: Sendable {
         if !ownEvidence.isEmpty {
             switch deterministicAnswer(
                 question: question, words: words, terms: ownTerms, language: language, candidates: ownEvidence,
-                audit: ownAudit, taught: Set(taughtAgain.map(\.id)), quotes: quotes, questionVector: questionVector)
+                audit: ownAudit, taught: Set(taughtAgain.map(\.id)), quotes: quotes)
             {
             case .picked(let draft): deterministic = draft
             case .abstained(let reason): abstention = reason
@@ -217,17 +217,31 @@ public struct AskPipeline: Sendable {
         // snippet, which must lead every other by the calibrated margin and hold the question's figures and names.
         var foundByMeaning = false
         if deterministic == nil, abstention?.missing.isEmpty ?? true, let questionVector, taughtAgain.isEmpty {
-            switch meaningAnswer(question: question, words: words, terms: ownTerms, vector: questionVector, language: language, quotes: quotes) {
+            let (pick, leader) = meaningAnswer(
+                question: question, words: words, terms: ownTerms, vector: questionVector, language: language, quotes: quotes)
+            // The snippet meaning proposed was looked at, named or not.
+            if let leader, !own.inLanguage.contains(where: { $0.id == leader.id }) && !own.others.contains(where: { $0.id == leader.id }) {
+                own.others.append(leader)
+                candidates.append(leader)
+            }
+            switch pick {
             case .picked(let draft):
                 deterministic = draft
                 foundByMeaning = true
-                if let snippet = draft.citations.first.flatMap({ library.snippet(withID: SnippetID(rawValue: $0.citedID)) }),
-                    !own.inLanguage.contains(where: { $0.id == snippet.id }) && !own.others.contains(where: { $0.id == snippet.id })
-                {
-                    own.others.append(snippet)
-                }
             case .abstained(let reason):
                 if !reason.missing.isEmpty { abstention = reason }
+            }
+        } else if let picked = deterministic, let questionVector, taughtAgain.isEmpty {
+            // Words and meaning agreeing on retrieval's first candidate outrank a lower one the word picker chose.
+            let all = own.inLanguage + own.others
+            let pickedSnippets = picked.citations.compactMap { citation in all.first { $0.id.rawValue == citation.citedID } }
+            if let leader = Self.leaderPassedOver(picked: pickedSnippets, candidates: all, vector: questionVector, meaning: facts.meaning),
+                case .picked(let draft) = deterministicAnswer(
+                    question: question, words: words, terms: ownTerms, language: language, candidates: evidenceOf([leader], taught: own.taught),
+                    audit: ownAudit, taught: [leader.id], quotes: quotes,
+                    otherLanguage: language.flatMap { library.applies(leader, toLanguage: $0) ? nil : $0 })
+            {
+                deterministic = draft
             }
         }
         let ownCandidates = own.inLanguage + own.others
@@ -480,8 +494,7 @@ public struct AskPipeline: Sendable {
     /// language, when `candidates` are snippets of other languages (the answer then says so).
     private func deterministicAnswer(
         question: String, words: [QuestionWord], terms: [String], language: String?, candidates: [SnippetEvidence],
-        audit: AnswerAudit, taught: Set<SnippetID>, quotes: QuoteReader, otherLanguage: String? = nil,
-        questionVector: [Float]? = nil
+        audit: AnswerAudit, taught: Set<SnippetID>, quotes: QuoteReader, otherLanguage: String? = nil
     ) -> DeterministicPick {
         let facts = facts.facts
         let inScope = facts.inScopeCount(language: language, library: library)
@@ -502,11 +515,6 @@ public struct AskPipeline: Sendable {
         } else {
             let supports = picker.supports(for: weighed, weights: weights, candidates: candidates)
             picked = picker.picks(from: supports).compactMap { id in candidates.first { $0.snippet.id == id }?.snippet }
-            if let questionVector, let leader = Self.leaderPassedOver(
-                picked: picked, candidates: candidates.map(\.snippet), vector: questionVector, meaning: self.facts.meaning)
-            {
-                picked = [leader]
-            }
             if !picked.isEmpty, let missing = Self.unfoundPremise(
                 question: question, words: weighed, specifics: words, frequencies: frequencies, inScope: inScope, candidates: candidates,
                 picked: Set(picked.map(\.id)))
@@ -561,7 +569,7 @@ public struct AskPipeline: Sendable {
     /// match is never evidence: the answer says it was found by meaning, and the audit checks it like any other.
     private func meaningAnswer(
         question: String, words: [QuestionWord], terms: [String], vector: [Float], language: String?, quotes: QuoteReader
-    ) -> DeterministicPick {
+    ) -> (DeterministicPick, Snippet?) {
         let meaning = facts.meaning
         let thresholds = meaning.thresholds
         func leader(in language: String?, excludingLanguage: String? = nil) -> Snippet? {
@@ -580,10 +588,10 @@ public struct AskPipeline: Sendable {
             found = leader(in: nil, excludingLanguage: language)
             otherLanguage = language
         }
-        guard let snippet = found else { return .abstained(Abstention(missing: [])) }
+        guard let snippet = found else { return (.abstained(Abstention(missing: [])), nil) }
         let evidence = facts.caches.evidence(of: snippet)
         let missing = Self.unfoundSpecifics(question: question, words: words, candidates: [evidence])
-        guard missing.isEmpty else { return .abstained(Abstention(missing: missing)) }
+        guard missing.isEmpty else { return (.abstained(Abstention(missing: missing)), snippet) }
         let weighed = words.filter { !$0.isCompound }
         let weights = weighed.map { _ in 1.0 }
         let chosen = Self.chooseQuotes(for: [snippet], question: question, words: weighed, weights: weights, terms: terms, reader: quotes)
@@ -596,9 +604,9 @@ public struct AskPipeline: Sendable {
             AnswerComposer.naming([snippet], note: notes.joined(separator: " ")),
             AnswerComposer.naming([(id: snippet.id.rawValue, title: snippet.title)]),
         ] where audit.failures(of: draft).isEmpty {
-            return .picked(draft)
+            return (.picked(draft), snippet)
         }
-        return .abstained(Abstention(missing: []))
+        return (.abstained(Abstention(missing: [])), snippet)
     }
 
     /// The sentence to quote of each of `picked` (see `QuoteFinder.choose`), by identifier.

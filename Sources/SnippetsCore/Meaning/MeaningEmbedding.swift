@@ -35,7 +35,8 @@ public enum MeaningEmbedding {
         while start < missing.count {
             if shouldStop() { break }
             if let budget, encoded >= budget { break }
-            let batch = missing[start..<min(start + batchSize, missing.count)]
+            let size = min(batchSize, budget.map { $0 - encoded } ?? batchSize)
+            let batch = missing[start..<min(start + size, missing.count)]
             let embeddings = embedder.embed(batch.map(\.text))
             meaning.record(zip(batch, embeddings).map { entry, vector in (entry.id, vectors.add(key: entry.key, vector: vector)) })
             encoded += batch.count

@@ -1,0 +1,187 @@
+import Testing
+
+@testable import SnippetsCore
+
+/// A stand-in for the sentence encoder: each word belongs to a concept (its synonyms share one), and a text's vector
+/// is its concepts' counts, normalised. Whatever it says, a meaning match only proposes: these tests check what the
+/// pipeline does with a proposal, not how good the encoder is (the encoder's own tests do that).
+struct ConceptEmbedder: SentenceEmbedder {
+    let concepts: [[String]]
+    var identity: String { "concepts-\(concepts.count)" }
+    var dimension: Int { concepts.count + 1 }
+
+    func embed(_ texts: [String]) -> [[Float]] {
+        texts.map { text in
+            var vector = [Float](repeating: 0, count: dimension)
+            vector[concepts.count] = 0.3
+            for word in AskWords.tokens(in: text) {
+                for (index, concept) in concepts.enumerated() where concept.contains(word) { vector[index] += 1 }
+            }
+            let length = vector.reduce(0) { $0 + $1 * $1 }.squareRoot()
+            return vector.map { $0 / length }
+        }
+    }
+}
+
+let meaningConcepts = ConceptEmbedder(concepts: [
+    ["pay", "paid", "payment", "overdue", "unpaid", "owe", "owes", "nudge", "chase", "reminder", "late"],
+    ["address", "live", "postal", "home", "where"],
+    ["log", "logging", "logger", "logs"],
+    ["bash", "strict", "shell", "pipefail"],
+    ["price", "rate", "charge", "cost", "day"],
+    ["signature", "sign"],
+])
+
+/// A pipeline over `library` with every snippet embedded by `embedder`, and (when given) these thresholds.
+func meaningPipeline(
+    _ library: SnippetLibrary, embedder: any SentenceEmbedder = meaningConcepts, thresholds: MeaningThresholds? = nil,
+    budget: Int? = nil
+) -> AskPipeline {
+    let facts = AskLibraryFacts(library: library)
+    let vectors = MeaningVectors(identity: embedder.identity, dimension: embedder.dimension)
+    MeaningEmbedding.run(library: library, facts: facts, embedder: embedder, vectors: vectors, budget: budget)
+    if let thresholds { facts.meaning.calibrate(thresholds) }
+    return AskPipeline(library: library, index: TokenIndex(library: library), facts: facts)
+}
+
+@Suite("Ask by meaning")
+struct AskMeaningTests {
+    let library = askLibrary([
+        ("Gentle payment reminder", "Nudge for an invoice", "Hi ${1:name}, a quick reminder that invoice ${2:INV-0} is overdue."),
+        ("Home address", "Postal address for forms", "Linienstraße 118, 10115 Berlin"),
+        ("Email signature", "Default email signature", "Mira Okafor, Freelance Designer"),
+        ("Rate card", "Prices for new clients", "Day rate: €680 (8 hours)."),
+    ])
+
+    @Test func aQuestionInOtherWordsNamesTheSnippetItMeans() async throws {
+        let result = try await meaningPipeline(library).answer(AskRequest(question: "what do I send someone who hasn't paid?"))
+        #expect(result.status == .answered)
+        #expect(result.citations.map(\.title) == ["Gentle payment reminder"])
+        #expect(result.foundByMeaning)
+        #expect(result.answer.contains("found by meaning"))
+        #expect(result.meaning?.state == .ready)
+    }
+
+    @Test func withoutAnEncoderTheSameQuestionIsDeclinedAndSaysMeaningIsOff() async throws {
+        let facts = AskLibraryFacts(library: library)
+        facts.meaning.turnOff(because: "no encoder file")
+        let result = try await AskPipeline(library: library, index: TokenIndex(library: library), facts: facts)
+            .answer(AskRequest(question: "what do I send someone who hasn't paid?"))
+        #expect(result.citations.isEmpty)
+        #expect(result.meaning == AskMeaning(state: .off, embedded: 0, total: 0, note: "no encoder file"))
+    }
+
+    @Test func aFigureTheMeaningMatchLacksIsAFalsePremise() async throws {
+        // Near in meaning to the rate card, but €900 is in no snippet.
+        let result = try await meaningPipeline(library).answer(AskRequest(question: "how much do I charge, is it €900?"))
+        #expect(result.citations.isEmpty)
+        #expect(result.reason?.code == .premiseNotFound)
+        #expect(result.reason?.message.contains("€900") == true)
+    }
+
+    @Test func noClearLeadNamesNothing() async throws {
+        // Two reminders equally near: a meaning match must lead the runner-up by the margin.
+        let twins = askLibrary([
+            ("Gentle payment reminder", "Nudge for an invoice", "A quick reminder that the invoice is overdue."),
+            ("Second payment reminder", "Chase for an invoice", "A second reminder that the invoice is overdue."),
+            ("Home address", "Postal address for forms", "Linienstraße 118, 10115 Berlin"),
+        ])
+        let result = try await meaningPipeline(twins).answer(AskRequest(question: "someone hasn't paid, what now?"))
+        #expect(result.citations.isEmpty)
+        #expect(!result.foundByMeaning)
+    }
+
+    @Test func theLeaderByWordsAndMeaningIsNotPassedOver() async throws {
+        let code = askLibrary(
+            [
+                ("Python logging setup", "Configure the logging module", "import logging\nlogging.basicConfig(level=logging.INFO)"),
+                ("Bash strict mode", "Set up a shell script to stop on errors", "set -euo pipefail\nIFS=$'\\n\\t'"),
+            ], scopes: ["Python logging setup": ["python"], "Bash strict mode": ["shellscript"]])
+        let result = try await meaningPipeline(code).answer(AskRequest(question: "set up logging", language: "python"))
+        #expect(result.citations.map(\.title) == ["Python logging setup"])
+    }
+
+    @Test func anAskBeforeEmbeddingIsDoneUsesWhatIsReadyAndSaysSo() async throws {
+        let result = try await meaningPipeline(library, budget: 1).answer(AskRequest(question: "where do I live"))
+        #expect(result.meaning?.state == .embedding)
+        #expect(result.meaning?.total == 4)
+        #expect((result.meaning?.embedded ?? 0) < 4)
+    }
+
+    @Test func everyMeaningAnswerPassesTheAudit() async throws {
+        let pipeline = meaningPipeline(library)
+        for question in ["what do I send someone who hasn't paid?", "client is late paying, what's the polite nudge", "where do I live", "how do I sign off"] {
+            let result = try await pipeline.answer(AskRequest(question: question))
+            for citation in result.citations {
+                #expect(library.snippet(withID: citation.snippetID)?.title == citation.title)
+                let answer = Array(result.answer.utf8)
+                #expect(String(decoding: answer[citation.answerUTF8Range], as: UTF8.self) == citation.title)
+            }
+        }
+    }
+}
+
+@Suite("Meaning vectors and calibration")
+struct MeaningStoreTests {
+    @Test func vectorsSurviveTheDiskFormatAndAnotherEncoderReadsNone() {
+        let store = MeaningVectors(identity: "a", dimension: 4)
+        store.add(key: MeaningText.key(of: "one"), vector: [0.5, 0.5, 0.5, 0.5])
+        store.add(key: MeaningText.key(of: "two"), vector: [1, 0, 0, 0])
+        let bytes = store.serialized()
+        let read = MeaningVectors(serialized: bytes, identity: "a", dimension: 4)
+        #expect(read?.count == 2)
+        let row = read?.row(forKey: MeaningText.key(of: "two"))
+        #expect(row != nil)
+        #expect(abs((read?.similarities(of: [1, 0, 0, 0], rows: [row!]).first ?? 0) - 1) < 0.01)
+        #expect(MeaningVectors(serialized: bytes, identity: "b", dimension: 4) == nil)
+        #expect(MeaningVectors(serialized: bytes, identity: "a", dimension: 8) == nil)
+        #expect(MeaningVectors(serialized: bytes.dropLast(3), identity: "a", dimension: 4) == nil)
+        #expect(store.serialized(keeping: [MeaningText.key(of: "one")]).count < bytes.count)
+    }
+
+    @Test func anUnchangedSnippetIsNotEmbeddedAgainAndAnEditedOneIs() {
+        let embedder = CountingEmbedder(inner: meaningConcepts)
+        let vectors = MeaningVectors(identity: embedder.identity, dimension: embedder.dimension)
+        let first = askLibrary([("Home address", "Postal address", "Berlin"), ("Email signature", "Sign-off", "Mira")])
+        #expect(MeaningEmbedding.run(library: first, facts: AskLibraryFacts(library: first), embedder: embedder, vectors: vectors) == 2)
+        #expect(MeaningEmbedding.run(library: first, facts: AskLibraryFacts(library: first), embedder: embedder, vectors: vectors) == 0)
+        let edited = askLibrary([("Home address", "Postal address", "Hamburg"), ("Email signature", "Sign-off", "Mira")])
+        #expect(MeaningEmbedding.run(library: edited, facts: AskLibraryFacts(library: edited), embedder: embedder, vectors: vectors) == 1)
+    }
+
+    @Test func calibrationIsMadeFromTheLibraryAndChangesWithIt() {
+        func thresholds(_ library: SnippetLibrary) -> MeaningThresholds {
+            let facts = AskLibraryFacts(library: library)
+            let vectors = MeaningVectors(identity: meaningConcepts.identity, dimension: meaningConcepts.dimension)
+            MeaningEmbedding.run(library: library, facts: facts, embedder: meaningConcepts, vectors: vectors)
+            return MeaningCalibration.thresholds(for: library, meaning: facts.meaning, embedder: meaningConcepts, vectors: vectors)
+        }
+        let distinct = askLibrary((0..<16).map { index in
+            let topic = ["payment reminder", "home address", "logging setup", "bash strict", "day rate", "email signature"][index % 6]
+            return ("\(topic.capitalized) \(index)", "About \(topic)", "Text \(index) about \(topic)")
+        })
+        let nearDuplicates = askLibrary((0..<16).map { index in
+            ("Payment reminder \(index)", "Chase an unpaid invoice", "Reminder \(index): the invoice is overdue")
+        })
+        let a = thresholds(distinct)
+        let b = thresholds(nearDuplicates)
+        #expect(a.measured != nil && b.measured != nil)
+        #expect(a != b)
+        // Tiny libraries keep the defaults: too few probes to measure.
+        let tiny = askLibrary([("Home address", "Postal address", "Berlin")])
+        #expect(thresholds(tiny) == .defaults)
+    }
+}
+
+/// Counts the texts it encodes.
+final class CountingEmbedder: SentenceEmbedder, @unchecked Sendable {
+    let inner: any SentenceEmbedder
+    private(set) var encoded = 0
+    init(inner: any SentenceEmbedder) { self.inner = inner }
+    var identity: String { inner.identity }
+    var dimension: Int { inner.dimension }
+    func embed(_ texts: [String]) -> [[Float]] {
+        encoded += texts.count
+        return inner.embed(texts)
+    }
+}
