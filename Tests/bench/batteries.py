@@ -117,6 +117,13 @@ def run_battery(binary: str, path: pathlib.Path, model: list[str], verbose: bool
         print()
     print(kind_table(report))
     print("hard invariants hold" if report["invariantsHold"] else "HARD INVARIANT FAILED (run with --verbose)")
+    # Issue 29's measures: a probe with any citation it does not expect (a wrong or extra snippet, or any snippet
+    # where nothing is expected), as a share of all probes; paraphrases answered right.
+    wrong = sum(1 for probe in probes if any(title not in probe["expect"] for title in outcomes[probe["id"]]["cited"]))
+    paraphrases = [probe for probe in probes if "paraphrase" in probe.get("tags", []) or probe["kind"] == "bridge"]
+    paraphrased_right = sum(right(probe, outcomes[probe["id"]]) for probe in paraphrases)
+    print(f"wrong or extra citations: {wrong}/{len(probes)} probes ({percent(wrong, len(probes))}); "
+          f"paraphrases right: {paraphrased_right}/{len(paraphrases)} ({percent(paraphrased_right, len(paraphrases))})")
 
     if any(probe.get("tags") for probe in probes):
         print("\nper tag (right: cites an expected snippet, or cites nothing when nothing is expected):")
