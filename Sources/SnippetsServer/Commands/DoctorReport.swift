@@ -54,9 +54,21 @@ struct DoctorReport: Encodable {
         var problems: [String]
     }
 
+    /// Meaning search: the encoder file in use (or why there is none), and how much of the library is embedded.
+    struct Meaning: Encodable {
+        /// `on` or `off`.
+        var state: String
+        var encoder: String?
+        /// Snippets whose vector is in the cache now (the server embeds the rest in the background).
+        var embedded: Int?
+        var total: Int?
+        var detail: String
+    }
+
     var version: String
     var library: Library
     var model: Model
+    var meaning: Meaning
     var settings: Settings
     /// Everything wrong, one line each, with what to do.
     var problems: [String]
@@ -166,8 +178,21 @@ struct DoctorReport: Encodable {
             learning: settings.learning, triggerCharacters: triggerCharacters,
             inEffect: Dictionary(listedSettings.map { ($0.name, $0.value) }) { first, _ in first }, order: listedSettings.map(\.name),
             problems: settingProblems.map(\.message))
+        let meaning: Meaning
+        let (service, offReason) = MeaningSetup.service(environment: environment)
+        if let service {
+            let embedded = service.cachedCount(of: loaded)
+            meaning = Meaning(
+                state: "on", encoder: service.encoderPath, embedded: embedded, total: loaded.snippets.count,
+                detail: embedded >= loaded.snippets.count
+                    ? "every snippet is embedded (cached); ask matches questions by meaning as well as by words"
+                    : "\(embedded) of \(loaded.snippets.count) snippets embedded; the server embeds the rest in the background when it starts")
+        } else {
+            meaning = Meaning(state: "off", detail: offReason ?? MeaningSetup.offReason)
+        }
         return DoctorReport(
-            version: LanguageServer.serverVersion, library: library, model: model, settings: settingsReport, problems: problems)
+            version: LanguageServer.serverVersion, library: library, model: model, meaning: meaning, settings: settingsReport,
+            problems: problems)
     }
 
     /// The setting names `settingsInEffect` lists for members of `ModelConfiguration` whose Swift name differs.
@@ -264,6 +289,9 @@ struct DoctorReport: Encodable {
         } else {
             lines.append("  " + model.detail)
         }
+        lines += ["", "Meaning search:"]
+        if let encoder = meaning.encoder { lines.append("  encoder: \(encoder)") }
+        lines.append("  " + meaning.detail)
         lines += ["", "Editor settings in effect:"]
         let width = max(19, settings.order.map(\.count).max() ?? 0)
         for name in settings.order {

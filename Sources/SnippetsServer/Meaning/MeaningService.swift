@@ -22,9 +22,19 @@ public final class MeaningService: @unchecked Sendable {
     /// The most bytes of a vector cache read (about 600,000 snippets).
     static let maximumCacheSize = 256 << 20
 
-    public init(embedder: any SentenceEmbedder, cacheFolder: String?) {
+    /// The encoder file the embedder was read from, for `doctor`.
+    public let encoderPath: String?
+
+    public init(embedder: any SentenceEmbedder, cacheFolder: String?, encoderPath: String? = nil) {
         self.embedder = embedder
         self.cacheFolder = cacheFolder
+        self.encoderPath = encoderPath
+    }
+
+    /// How many of `library`'s snippets have a vector in the cache now.
+    public func cachedCount(of library: SnippetLibrary) -> Int {
+        let vectors = vectors
+        return library.snippets.filter { vectors.row(forKey: MeaningText.key(of: MeaningText.text(of: $0))) != nil }.count
     }
 
     /// The vector cache folder for `environment`: `$XDG_CACHE_HOME` when absolute, else `$HOME/.cache`.
