@@ -13,27 +13,45 @@ import SnippetsCore
 /// - A newer snapshot stops the embedding of an older one between batches.
 /// - The thresholds of a meaning pick are calibrated on the library once it is embedded (`MeaningCalibration`).
 public final class MeaningService: @unchecked Sendable {
-    public let embedder: any SentenceEmbedder
     /// Where the vectors are kept on disk; nil keeps them in memory only.
     public let cacheFolder: String?
+    /// The encoder file the embedder is read from, for `doctor`.
+    public let encoderPath: String?
+    private let load: @Sendable () throws -> any SentenceEmbedder
     private let lock = NSLock()
+    private var loaded: Result<any SentenceEmbedder, any Error>?
     private var loadedVectors: MeaningVectors?
     private var generation = 0
     /// The most bytes of a vector cache read (about 600,000 snippets).
     static let maximumCacheSize = 256 << 20
 
-    /// The encoder file the embedder was read from, for `doctor`.
-    public let encoderPath: String?
-
-    public init(embedder: any SentenceEmbedder, cacheFolder: String?, encoderPath: String? = nil) {
-        self.embedder = embedder
-        self.cacheFolder = cacheFolder
+    /// A service whose embedder is `load`ed on first use (off the request path: reading the encoder file is not
+    /// part of start-up).
+    public init(encoderPath: String?, cacheFolder: String?, load: @escaping @Sendable () throws -> any SentenceEmbedder) {
         self.encoderPath = encoderPath
+        self.cacheFolder = cacheFolder
+        self.load = load
+    }
+
+    /// A service over an embedder already in hand.
+    public convenience init(embedder: any SentenceEmbedder, cacheFolder: String?) {
+        self.init(encoderPath: nil, cacheFolder: cacheFolder, load: { embedder })
+    }
+
+    /// The embedder, loaded the first time; the error when its file could not be read.
+    public func embedder() throws -> any SentenceEmbedder {
+        try lock.withLock {
+            if let loaded { return loaded }
+            let result = Result { try load() }
+            loaded = result
+            return result
+        }.get()
     }
 
     /// How many of `library`'s snippets have a vector in the cache now.
     public func cachedCount(of library: SnippetLibrary) -> Int {
-        let vectors = vectors
+        guard let embedder = try? embedder() else { return 0 }
+        let vectors = vectors(of: embedder)
         return library.snippets.filter { vectors.row(forKey: MeaningText.key(of: MeaningText.text(of: $0))) != nil }.count
     }
 
@@ -45,16 +63,16 @@ public final class MeaningService: @unchecked Sendable {
     }
 
     /// The cache file of this service's encoder.
-    var cachePath: String? {
+    func cachePath(for embedder: any SentenceEmbedder) -> String? {
         cacheFolder.map { LibraryPath.join($0, FNV1a.hex(FNV1a.hash(embedder.identity.utf8)) + ".vectors") }
     }
 
-    /// The vectors, read from the disk cache the first time.
-    var vectors: MeaningVectors {
+    /// The vectors of `embedder`, read from the disk cache the first time.
+    func vectors(of embedder: any SentenceEmbedder) -> MeaningVectors {
         lock.withLock {
             if let loadedVectors { return loadedVectors }
             var vectors = MeaningVectors(identity: embedder.identity, dimension: embedder.dimension)
-            if let path = cachePath, let bytes = try? BoundedFileRead.contents(of: path, maximumSize: Self.maximumCacheSize),
+            if let path = cachePath(for: embedder), let bytes = try? BoundedFileRead.contents(of: path, maximumSize: Self.maximumCacheSize),
                 let cached = MeaningVectors(serialized: bytes, identity: embedder.identity, dimension: embedder.dimension)
             {
                 vectors = cached
@@ -68,13 +86,18 @@ public final class MeaningService: @unchecked Sendable {
     /// asks. `budget`: the most snippets to encode (nil: all). Saves the cache when anything was encoded.
     @discardableResult
     public func embedNow(library: SnippetLibrary, facts: AskLibraryFacts, index: TokenIndex?, budget: Int? = nil) -> Int {
-        let vectors = vectors
+        let embedder: any SentenceEmbedder
+        do { embedder = try self.embedder() } catch {
+            facts.meaning.turnOff(because: MeaningSetup.unreadable(encoderPath, error))
+            return 0
+        }
+        let vectors = vectors(of: embedder)
         let encoded = MeaningEmbedding.run(library: library, facts: facts, embedder: embedder, vectors: vectors, budget: budget)
         if facts.meaning.status.state == .ready {
             facts.meaning.calibrate(
                 MeaningCalibration.thresholds(for: library, meaning: facts.meaning, embedder: embedder, vectors: vectors, index: index))
         }
-        if encoded > 0 || facts.meaning.isCalibrated { save(keepingKeysOf: library, facts: facts) }
+        if encoded > 0 || facts.meaning.isCalibrated { save(vectors, of: embedder, keepingKeysOf: library) }
         return encoded
     }
 
@@ -89,8 +112,13 @@ public final class MeaningService: @unchecked Sendable {
         }
         let thread = Thread { [self] in
             Self.lowerPriority()
-            let vectors = vectors
             let facts = snapshot.askFacts
+            let embedder: any SentenceEmbedder
+            do { embedder = try self.embedder() } catch {
+                facts.meaning.turnOff(because: MeaningSetup.unreadable(encoderPath, error))
+                return
+            }
+            let vectors = vectors(of: embedder)
             let stopped = { self.lock.withLock { self.generation != mine } }
             let encoded = MeaningEmbedding.run(
                 library: snapshot.library, facts: facts, embedder: embedder, vectors: vectors, shouldStop: stopped,
@@ -101,7 +129,7 @@ public final class MeaningService: @unchecked Sendable {
                     for: snapshot.library, meaning: facts.meaning, embedder: embedder, vectors: vectors, index: snapshot.index))
             let status = facts.meaning.status
             progress(status.embedded, status.total, true)
-            if encoded > 0 || vectors.count > 0 { save(keepingKeysOf: snapshot.library, facts: facts) }
+            if encoded > 0 || facts.meaning.isCalibrated { save(vectors, of: embedder, keepingKeysOf: snapshot.library) }
         }
         thread.name = "snippets-lsp meaning"
         thread.stackSize = 4 << 20
@@ -110,8 +138,8 @@ public final class MeaningService: @unchecked Sendable {
 
     /// Writes the vectors the library uses (and calibration probes) to the cache file, atomically. A cache that
     /// cannot be written costs embedding at the next start, nothing else.
-    private func save(keepingKeysOf library: SnippetLibrary, facts: AskLibraryFacts) {
-        guard let folder = cacheFolder, let path = cachePath else { return }
+    private func save(_ vectors: MeaningVectors, of embedder: any SentenceEmbedder, keepingKeysOf library: SnippetLibrary) {
+        guard let folder = cacheFolder, let path = cachePath(for: embedder) else { return }
         var keys = Set(library.snippets.map { MeaningText.key(of: MeaningText.text(of: $0)) })
         keys.formUnion(MeaningCalibration.probeKeys(for: library))
         let bytes = vectors.serialized(keeping: keys)

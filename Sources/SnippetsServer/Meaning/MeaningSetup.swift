@@ -1,4 +1,7 @@
 import SnippetsCore
+import SnippetsEncoder
+
+extension SentenceEncoder: SentenceEmbedder {}
 
 /// Finds and loads the sentence encoder for meaning search, for `serve`, `mcp`, `ask` and `eval`.
 public enum MeaningSetup {
@@ -22,8 +25,22 @@ public enum MeaningSetup {
         service.embedNow(library: library, facts: facts, index: index, budget: budget)
     }
 
-    /// The meaning service for `environment`, or nil with the reason it is off.
+    /// Why meaning search is off when the encoder file at `path` could not be read.
+    static func unreadable(_ path: String?, _ error: any Error) -> String {
+        "Meaning search is off: the encoder file \(path ?? "") could not be read (\(error)). Rebuild it with `make` and copy it beside snippets-lsp."
+    }
+
+    /// The meaning service for `environment`, or nil with the reason it is off. Finds the encoder file (see
+    /// `EncoderFile.locate`) but does not read it: the service reads it on first use, off the request path.
+    /// `SNIPPETS_ENCODER=off` turns meaning search off.
     public static func service(environment: [String: String]) -> (service: MeaningService?, offReason: String?) {
-        (nil, offReason)
+        if environment[EncoderFile.environmentVariable] == "off" {
+            return (nil, "Meaning search is off: \(EncoderFile.environmentVariable)=off.")
+        }
+        guard let path = EncoderFile.locate(environment: environment) else { return (nil, offReason) }
+        let service = MeaningService(
+            encoderPath: path, cacheFolder: MeaningService.cacheFolder(environment: environment),
+            load: { try SentenceEncoder(contentsOf: path) })
+        return (service, nil)
     }
 }
