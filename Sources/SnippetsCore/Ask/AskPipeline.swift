@@ -216,7 +216,11 @@ public struct AskPipeline: Sendable {
         // Words alone found nothing to name, and the question names nothing they miss: meaning may propose one
         // snippet, which must lead every other by the calibrated margin and hold the question's figures and names.
         var foundByMeaning = false
-        if deterministic == nil, abstention?.missing.isEmpty ?? true, let questionVector, taughtAgain.isEmpty {
+        // Not for a question that asks for a figure ("what do I charge per mile?"): a near snippet's figure would be
+        // quoted as the answer, and a wrong price reads exactly like a right one.
+        if deterministic == nil, abstention?.missing.isEmpty ?? true, let questionVector, taughtAgain.isEmpty,
+            !QuoteFinder.asksForFigure(question)
+        {
             let (pick, leader) = meaningAnswer(
                 question: question, words: words, terms: ownTerms, vector: questionVector, language: language, quotes: quotes)
             // The snippet meaning proposed was looked at, named or not.

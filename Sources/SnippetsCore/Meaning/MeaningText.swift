@@ -1,12 +1,12 @@
 /// What of a snippet is embedded for meaning search, and the key its vector is cached under.
 ///
-/// The title, the description and the body's trusted sentences (never the sentences that read as instructions to
-/// an assistant, so a pasted note cannot steer which questions reach it), as plain text, cut at
-/// `maximumLength` characters on a word boundary: the opening of a body says what it is about, and the encoder's
-/// cost grows with the text.
+/// The title and the description; where there is no description, the body's trusted sentences (never the sentences
+/// that read as instructions to an assistant, so a pasted note cannot steer which questions reach it), as plain
+/// text, cut at `maximumLength` characters on a word boundary: the opening of a body says what it is about, and the
+/// encoder's cost grows with the text.
 public enum MeaningText {
     /// The most characters embedded per snippet.
-    public static let maximumLength = 480
+    public static let maximumLength = 200
 
     /// The text embedded for `snippet`.
     public static func text(of snippet: Snippet) -> String {
@@ -17,7 +17,9 @@ public enum MeaningText {
         let snippet = evidence.snippet
         var parts = [snippet.title]
         if let description = snippet.description, !description.isEmpty, description != snippet.title { parts.append(description) }
-        parts += evidence.trustedBodySentences
+        // The body only where there is no description: a long body drowns what the title says it is for (measured on
+        // examples/library: "hasn't paid" led "Gentle payment reminder" by 0.03 with bodies, 0.10 without).
+        if parts.count == 1 { parts += evidence.trustedBodySentences }
         let joined = parts.map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
             .filter { !$0.isEmpty }.joined(separator: ". ")
         return cut(joined)
