@@ -27,17 +27,20 @@ enum SaveSelection {
 
     /// The file saved snippets go to: `saveTo` (resolved by `LibraryPaths.absolute`, as library paths are), else
     /// `saved.code-snippets` in the first writable library layer when it is a directory, or that path itself when it
-    /// is a `.code-snippets` file. A file inside a read-only layer is refused with a message naming the layer, and
-    /// `saveTo` must name a snippet file inside the library (`checkDestination`).
+    /// is a `.code-snippets` file. Either way it must pass the one write check (`checkDestination`): a snippet file
+    /// inside a writable layer, links resolved, in no read-only layer; otherwise the refusal says why.
     static func destination(
         settings: ServerSettings, layers: [LibraryLayer], environment: [String: String]
     ) throws(ResponseError) -> String {
-        if let saveTo = settings.saveTo {
-            let path = LibraryPaths.absolute(saveTo, environment: environment)
-            if let layer = LayerLoading.readOnlyLayer(containing: path, in: layers) { throw readOnlyRefusal(layer) }
-            try checkDestination(path, libraryPaths: layers.map(\.path))
-            return path
-        }
+        let path = try chosenPath(settings: settings, layers: layers, environment: environment)
+        try checkDestination(path, layers: layers)
+        return path
+    }
+
+    private static func chosenPath(
+        settings: ServerSettings, layers: [LibraryLayer], environment: [String: String]
+    ) throws(ResponseError) -> String {
+        if let saveTo = settings.saveTo { return LibraryPaths.absolute(saveTo, environment: environment) }
         guard !layers.isEmpty else {
             throw refusal("no library path is set; set snippets.saveTo to a .code-snippets file")
         }
@@ -54,54 +57,16 @@ enum SaveSelection {
         return (first as NSString).appendingPathComponent(defaultFileName)
     }
 
-    /// The refusal to write into a read-only layer.
-    static func readOnlyRefusal(_ layer: LibraryLayer) -> ResponseError {
-        refusal("the library layer '\(layer.name)' (\(layer.path)) is read-only; set snippets.saveTo to a .code-snippets file in a writable layer")
-    }
-
-    /// JSON files a library directory may hold that are never snippet files: saving must not add members to them.
-    static let configurationFileNames: Set<String> = [
-        "package.json", "settings.json", "tasks.json", "launch.json", "keybindings.json", "extensions.json",
-        "tsconfig.json", "jsconfig.json", "composer.json", "package-lock.json",
-    ]
-
-    /// Refuses a save target that is not a snippet file (`.code-snippets`, or a `<language>.json`) inside one of the
-    /// library paths, where the loader reads it. `saveTo` can come from a repository's settings: it must never
-    /// choose an arbitrary file to write.
-    static func checkDestination(_ path: String, libraryPaths: [String]) throws(ResponseError) {
-        let name = (path as NSString).lastPathComponent
-        guard name.hasSuffix(".code-snippets") || (name.hasSuffix(".json") && !configurationFileNames.contains(name.lowercased())),
-            !name.hasPrefix(".")
-        else {
-            throw refusal("snippets.saveTo must name a .code-snippets file (or a <language>.json snippet file); \(path) is not one")
+    /// The one write check for a snippet file (`LayerLoading.writeTarget(of:kind:layers:)`) as a refusal; returns
+    /// the file to write, links resolved. `saveTo` can come from a repository's settings, and any file in the library
+    /// can be a link: neither may choose a file outside the writable layers, or inside a read-only one.
+    @discardableResult
+    static func checkDestination(_ path: String, layers: [LibraryLayer]) throws(ResponseError) -> String {
+        do {
+            return try LayerLoading.writeTarget(of: path, kind: .snippetFile, layers: layers)
+        } catch {
+            throw refusal(error.description)
         }
-        let canonical = canonicalDestination(path)
-        for library in libraryPaths.map({ canonicalDestination(($0 as NSString).expandingTildeInPath) }) {
-            if canonical == library { return }
-            let root = library.hasSuffix("/") ? library : library + "/"
-            guard canonical.hasPrefix(root) else { continue }
-            // The loader skips hidden entries, so a file under one would be saved and never loaded.
-            let inner = canonical.dropFirst(root.count).split(separator: "/")
-            if inner.dropLast().contains(where: { $0.hasPrefix(".") }) { continue }
-            return
-        }
-        throw refusal(
-            "\(path) is not inside your library paths (snippets.libraries); saving only adds to snippet files there, "
-                + "so set snippets.saveTo to a .code-snippets file in a library directory")
-    }
-
-    /// `path` with symbolic links in its directory resolved (the file itself may not exist yet), and a link at the
-    /// file itself followed where it leads.
-    static func canonicalDestination(_ path: String) -> String {
-        let standard = (path as NSString).standardizingPath
-        if let resolved = realpath(standard, nil) {
-            defer { free(resolved) }
-            return String(cString: resolved)
-        }
-        let directory = (standard as NSString).deletingLastPathComponent
-        guard let resolved = realpath(directory.isEmpty ? "." : directory, nil) else { return standard }
-        defer { free(resolved) }
-        return (String(cString: resolved) as NSString).appendingPathComponent((standard as NSString).lastPathComponent)
     }
 
     /// A title from the selection's first non-blank line, whitespace collapsed, cut at a word to fit.
@@ -187,7 +152,7 @@ enum SaveSelection {
         let hasText = text.contains(where: { !$0.isWhitespace })
         guard hasText || description != nil else { throw refusal("the selection is empty") }
         let path = try destination(
-            settings: context.settings, layers: context.libraryLayers,
+            settings: context.settings, layers: context.writeLayers,
             environment: context.configuration.environment)
         let scope = ["plaintext", "text", ""].contains(document.languageID) ? nil : document.languageID
         let request = SaveRequest(text: text, description: description, title: arguments.title, trigger: arguments.trigger, scope: scope)
@@ -198,9 +163,9 @@ enum SaveSelection {
             let uri = URL(fileURLWithPath: path).absoluteString
             return SaveSelectionResult(
                 path: path, id: SnippetID(fileURI: uri, key: chosen.title).rawValue, title: chosen.title, trigger: chosen.trigger,
-                isInLibrary: (try? checkDestination(path, libraryPaths: context.libraryPaths)) != nil)
+                isInLibrary: true)
         }
-        let chosen = try request.write(to: path, snapshot: context.library, writer: writer)
+        let chosen = try request.write(to: path, layers: context.writeLayers, snapshot: context.library, writer: writer)
         let reloaded = await context.reloadAndWait()
         let uri = URL(fileURLWithPath: path).absoluteString
         let id = SnippetID(fileURI: uri, key: chosen.title)
@@ -265,11 +230,13 @@ struct SaveRequest: Sendable {
     }
 
     /// Adds the entry to `path` through `writer` (every byte already there kept; named again from fresh bytes if
-    /// the file changed meanwhile) and returns what was written.
-    func write(to path: String, snapshot: LibrarySnapshot, writer: SnippetFileWriter) throws(ResponseError) -> NewSnippet {
+    /// the file changed meanwhile) and returns what was written. The one write check is asked right before, of the
+    /// file the write changes (`SaveSelection.checkDestination`), and the writer is handed that file.
+    func write(to path: String, layers: [LibraryLayer], snapshot: LibrarySnapshot, writer: SnippetFileWriter) throws(ResponseError) -> NewSnippet {
         var chosen = NewSnippet(title: "", trigger: "", text: text)
+        let target = try SaveSelection.checkDestination(path, layers: layers)
         do {
-            try writer.update(path) { original throws(SnippetFileEditError) in
+            try writer.update(target) { original throws(SnippetFileEditError) in
                 chosen = named(in: original, snapshot: snapshot)
                 return try SnippetFileEdit.adding(chosen, to: original)
             }

@@ -56,17 +56,76 @@ public enum LayerLoading {
         return layers.first { layer in layer.isReadOnly && LibraryLayer(path: resolvingLinks(layer.path)).contains(path: resolvedPath) }
     }
 
-    /// The learned-words write check for `layers`, asked of the file a write would change (links resolved): it
-    /// must be the learned-words file of a layer's folder, and not inside a read-only layer nor the file of a
-    /// read-only layer's folder. So `.snippets-learned.json` linking to `../outside/settings.json`, or from the
-    /// user's folder into a team checkout, is never written.
-    public static func learnedWordsWriteCheck(_ layers: [LibraryLayer]) -> LearnedWordsStore.WriteCheck {
-        { target in
-            let target = resolvingLinks(target)
-            guard LibraryPath.name(target) == LearnedWords.fileName, readOnlyLayer(containing: target, in: layers) == nil else { return false }
-            let speaking = layers.filter { learnedWordsFile(of: $0) == target }
-            return !speaking.isEmpty && speaking.allSatisfy { !$0.isReadOnly }
+    /// What a write changes: a snippet file (saving) or a learned-words file (learning).
+    public enum WriteKind: Sendable {
+        case snippetFile
+        case learnedWords
+    }
+
+    /// Why a write was refused, in words for the user.
+    public struct WriteRefusal: Error, Hashable, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// JSON files a library directory may hold that are never snippet files: saving must not add members to them.
+    static let configurationFileNames: Set<String> = [
+        "package.json", "settings.json", "tasks.json", "launch.json", "keybindings.json", "extensions.json",
+        "tsconfig.json", "jsconfig.json", "composer.json", "package-lock.json",
+    ]
+
+    /// The one destination check every write asks (a snippet saved with or without `saveTo`, from an editor or
+    /// `snippets-lsp mcp`; learned words), of the file the write would change with every link resolved, the file's
+    /// own included: it must be a file of `kind` inside a writable layer of `layers` (a snippet file: `.code-snippets`
+    /// or `<language>.json`, under no hidden folder, where the loader reads it; learned words: the file of a writable
+    /// layer's folder), and neither inside nor equal to a read-only layer (compared as written and resolved). Returns
+    /// that resolved target, the file to write; a link that leads nowhere is refused.
+    public static func writeTarget(of path: String, kind: WriteKind, layers: [LibraryLayer]) throws(WriteRefusal) -> String {
+        let target = resolvingLinks(path)
+        var info = stat()
+        if lstat(target, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+            throw WriteRefusal(description: "\(path) is a link that leads nowhere; nothing was written")
         }
+        if let layer = readOnlyLayer(containing: path, in: layers) ?? readOnlyLayer(containing: target, in: layers) {
+            throw WriteRefusal(description: "the library layer '\(layer.name)' (\(layer.path)) is read-only"
+                + (target == LibraryPath.normalize(path) ? "" : " and \(path) leads into it (\(target))")
+                + (kind == .snippetFile ? "; set snippets.saveTo to a .code-snippets file in a writable layer" : ""))
+        }
+        let shown = target == LibraryPath.normalize(path) ? path : "\(path) (a link to \(target))"
+        switch kind {
+        case .learnedWords:
+            let speaking = layers.filter { learnedWordsFile(of: $0) == target }
+            guard LibraryPath.name(target) == LearnedWords.fileName, !speaking.isEmpty, speaking.allSatisfy({ !$0.isReadOnly }) else {
+                throw WriteRefusal(description: "\(shown) is not the learned-words file of a writable library folder; nothing was written")
+            }
+        case .snippetFile:
+            let name = LibraryPath.name(target)
+            guard name.hasSuffix(".code-snippets") || (name.hasSuffix(".json") && !configurationFileNames.contains(name.lowercased())),
+                !name.hasPrefix(".")
+            else {
+                throw WriteRefusal(description: "\(shown) is not a .code-snippets (or <language>.json) snippet file; nothing was written")
+            }
+            let inWritableLayer = layers.contains { layer in
+                guard !layer.isReadOnly else { return false }
+                let root = resolvingLinks(layer.path)
+                guard LibraryLayer(path: root).contains(path: target) else { return false }
+                // The loader skips hidden entries, so a file under one would be saved and never loaded.
+                let inner = target.dropFirst(root.count).split(separator: "/")
+                return !inner.dropLast().contains { $0.hasPrefix(".") }
+            }
+            guard inWritableLayer else {
+                throw WriteRefusal(description:
+                    "\(shown) is not inside a writable library layer (snippets.libraries, --library); saving only adds to snippet "
+                        + "files there, so set snippets.saveTo to a .code-snippets file in a writable library folder")
+            }
+        }
+        return target
+    }
+
+    /// The learned-words write check for `layers` (`writeTarget(of:kind:layers:)` for `.learnedWords`), asked of
+    /// the file a write would change (links resolved). So `.snippets-learned.json` linking to
+    /// `../outside/settings.json`, or from the user's folder into a team checkout, is never written.
+    public static func learnedWordsWriteCheck(_ layers: [LibraryLayer]) -> LearnedWordsStore.WriteCheck {
+        { target in (try? writeTarget(of: target, kind: .learnedWords, layers: layers)) != nil }
     }
 
     /// The learned-words file that speaks for `layer` (`LearnedWordsStore.folders(for:)`), links resolved.

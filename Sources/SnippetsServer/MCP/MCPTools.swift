@@ -394,7 +394,7 @@ struct MCPTools: Sendable {
         let path = try SaveSelection.destination(settings: ServerSettings(), layers: library.layers, environment: options.environment)
         let request = SaveRequest(text: body, title: title, trigger: trigger, scope: language?.trimmingWhitespace().nonEmpty)
         try request.checkNames(in: snapshot)
-        let chosen = try request.write(to: path, snapshot: snapshot, writer: SnippetFileWriter())
+        let chosen = try request.write(to: path, layers: library.layers, snapshot: snapshot, writer: SnippetFileWriter())
         let served = await library.reload()
         let uri = URL(fileURLWithPath: path).absoluteString
         let id = SnippetID(fileURI: uri, key: chosen.title)

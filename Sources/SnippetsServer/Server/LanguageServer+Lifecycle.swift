@@ -34,6 +34,8 @@ extension LanguageServer {
         var (newSettings, problems) = settings.applying(initializeParams.initializationOptions)
         problems += ModelSettings.environmentProblems(newSettings.model, environment: configuration.environment)
         settings = newSettings
+        startSettings = newSettings
+        startLayers = selection.layers
         phase = .running
         await library.select(selection)
         await library.scheduleReload()
@@ -103,6 +105,7 @@ extension LanguageServer {
 
     private func changeConfiguration(_ json: JSONValue) async {
         var (newSettings, problems) = settings.applying(json)
+        if let startSettings { problems += Self.keepingStartTrust(of: startSettings, current: settings, in: &newSettings) }
         if let keyProblem = ModelSettings.keepingKeyDestination(of: settings.model, in: &newSettings.model) {
             problems.append(keyProblem)
         }
@@ -119,6 +122,37 @@ extension LanguageServer {
         } else {
             scheduleQualification(of: await library.snapshot)
         }
+    }
+
+    /// Applies the rule for `workspace/didChangeConfiguration`, whose settings a repository can supply (VS Code
+    /// sends the merged `snippets` section; eglot reads `.dir-locals.el`): what the server trusts is fixed at start
+    /// (command line or `initializationOptions`). A change may narrow it, never widen it: `saveTo` stays as it was
+    /// at start (layers are bounded by `LibrarySelection`'s `startLayers`); the model's URL, where library text
+    /// goes, stays the start one (a change may switch the model off, or back on at that URL); and its role may only
+    /// drop to `ignored` or back to the start role, never rise above what was measured or forced at start. Each
+    /// refused member keeps its current value, and a problem says so.
+    static func keepingStartTrust(
+        of start: ServerSettings, current: ServerSettings, in changed: inout ServerSettings
+    ) -> [ServerSettings.Problem] {
+        var problems: [ServerSettings.Problem] = []
+        let restart = "is taken only when the server starts (initializationOptions or the command line), never from a settings change, which a repository's settings can make"
+        if changed.saveTo != start.saveTo, changed.saveTo != current.saveTo {
+            changed.saveTo = current.saveTo
+            problems.append(.init(name: "saveTo", message: "setting 'snippets.saveTo' \(restart); saving where it did until the server is restarted with it"))
+        }
+        if let model = changed.model, model.baseURL != start.model?.baseURL {
+            changed.model = current.model
+            let kept = current.model.map { "keeping \($0.baseURL.absoluteString)" } ?? "asking without a model"
+            problems.append(.init(name: "model.url", message: "setting 'snippets.model.url' \(restart); \(kept) until the server is restarted with it"))
+        }
+        let role = changed.modelRole
+        if role != start.modelRole, role != .ignored, start.modelRole != .trusted {
+            changed.modelRole = current.modelRole
+            problems.append(.init(
+                name: "model.role",
+                message: "setting 'snippets.model.role' may only be lowered by a settings change (to \"ignored\"); \"\(role.rawValue)\" \(restart); keeping \"\(current.modelRole.rawValue)\""))
+        }
+        return problems
     }
 
     private func changeWorkspaceFolders(_ params: DidChangeWorkspaceFoldersParams) async {

@@ -41,6 +41,10 @@ public actor LanguageServer {
     var documents = DocumentStore()
     var workspaceFolders: [String] = []
     var requests = PendingRequests()
+    /// What `initialize` fixed, which a later settings change may narrow but never widen: the layers (what may be
+    /// written), `saveTo`, the model's URL and its role (see `changeConfiguration`).
+    var startLayers: [LibraryLayer]?
+    var startSettings: ServerSettings?
 
     /// A server that will speak over `transport` once `run()` is called.
     public init(
@@ -74,7 +78,7 @@ public actor LanguageServer {
 
     /// Which library the settings and workspace folders choose.
     var selection: LibrarySelection {
-        LibrarySelection(settings: settings, configuration: configuration, workspaceFolders: workspaceFolders)
+        LibrarySelection(settings: settings, configuration: configuration, workspaceFolders: workspaceFolders, startLayers: startLayers)
     }
 
     /// Serves until `exit` or the end of input, and returns the exit status: 0 after `shutdown`, 1 otherwise.
@@ -186,7 +190,7 @@ public actor LanguageServer {
         let context = RequestContext(
             id: id, positionEncoding: positionEncoding, library: snapshot, documents: documents, settings: settings,
             client: client, workspaceFolders: workspaceFolders, configuration: configuration, qualifier: qualifier,
-            effects: effects)
+            effects: effects, startLayers: startLayers)
         let prepared = entry.prepare(params, context)
         let task = Task { () -> Result<ReplyPayload, ResponseError> in
             do {

@@ -22,14 +22,19 @@ public struct RequestContext: Sendable {
     /// Measures the configured model on the library (its standing never waits; see `ModelQualifier`).
     let qualifier: ModelQualifier
     let effects: RequestEffects
+    /// The layers fixed at start, which bound what a later settings change may make writable (`LibrarySelection`).
+    var startLayers: [LibraryLayer]? = nil
 
     /// Which library the settings choose (layers, paths, learning), as of this request.
     var librarySelection: LibrarySelection {
-        LibrarySelection(settings: settings, configuration: configuration, workspaceFolders: workspaceFolders)
+        LibrarySelection(
+            settings: settings, configuration: configuration, workspaceFolders: workspaceFolders, startLayers: startLayers)
     }
 
     /// The library layers in precedence order, names unique.
     var libraryLayers: [LibraryLayer] { librarySelection.layers }
+    /// The layers every write is checked against (`LibrarySelection.writeLayers`).
+    var writeLayers: [LibraryLayer] { librarySelection.writeLayers }
 
     /// The paths the library is loaded from.
     var libraryPaths: [String] { librarySelection.libraryPaths }

@@ -193,14 +193,14 @@ let overdueQuestion = "how do I chase an overdue invoice?"
         _ = try await client.result("snippets/stats")
         #expect(await client.server.settings.model?.apiKeyEnvironmentVariable == "SNIPPETS_MODEL_KEY")
         #expect(await client.server.settings.model?.timeoutSeconds == 5)
-        // A repository's settings move the model elsewhere: the model moves, the key does not go with it.
+        // A repository's settings move the model elsewhere: neither the model nor the key moves.
         client.notify("workspace/didChangeConfiguration", ["settings": ["snippets": ["model": [
             "url": "https://collector.example/v1", "apiKeyEnvironmentVariable": "SNIPPETS_MODEL_KEY"]]]])
         let warning = try #require(await client.notification("window/showMessage"))
         #expect(warning["message"]?.stringValue?.contains("only when the server starts") == true)
         let model = await client.server.settings.model
-        #expect(model?.baseURL.host == "collector.example")
-        #expect(model?.apiKeyEnvironmentVariable == nil)
+        #expect(model?.baseURL.host == "127.0.0.1")
+        #expect(model?.apiKeyEnvironmentVariable == "SNIPPETS_MODEL_KEY")
         _ = try await client.shutdownAndExit()
     }
 }

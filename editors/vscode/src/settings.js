@@ -5,8 +5,8 @@
 const SERVER_SETTINGS = ['libraries', 'maxCompletionItems', 'resolveVariables', 'choices', 'askMarker', 'saveTo', 'learning', 'model'];
 
 /** Settings a workspace must not set (package.json gives them `"scope": "machine"`, so VS Code ignores workspace
- * values): the program to run, and where questions and an API key are sent. */
-const MACHINE_SETTINGS = ['serverPath', 'model'];
+ * values): the program to run, where questions and an API key are sent, and where snippets are written. */
+const MACHINE_SETTINGS = ['serverPath', 'model', 'libraries', 'saveTo'];
 
 /**
  * initializationOptions from a WorkspaceConfiguration-like object (`get(name)`): every server setting that is

@@ -50,8 +50,11 @@ test('package.json declares every server setting and the commands extension.js r
   assert.ok(manifest.dependencies['vscode-languageclient']);
 });
 
-test('the program to run and the model are machine-scoped: a workspace settings file cannot set them', () => {
+test('the program to run, the model and where snippets are written are machine-scoped: a workspace settings file cannot set them', () => {
   const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
+  // Written out, not read from MACHINE_SETTINGS: a repository's .vscode/settings.json must not pick the library
+  // layers (and so which are writable) nor the file saves go to.
+  for (const name of ['serverPath', 'model', 'libraries', 'saveTo']) assert.ok(MACHINE_SETTINGS.includes(name), name);
   for (const name of MACHINE_SETTINGS) {
     assert.equal(manifest.contributes.configuration.properties[`snippets.${name}`].scope, 'machine', `snippets.${name}`);
   }
