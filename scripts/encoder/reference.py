@@ -59,6 +59,7 @@ SENTENCES = [
     "Ünïcödé with Greek ΣΊΣΥΦΟΣ and Cyrillic Привет",
     "Best regards,\n\tJane Doe\r\nCEO\u00a0and\u2003founder",
     "Control\u0000chars\u0007and\u200bzero\ufffdwidth",
+    "İstanbul ﬁne ① x\u0301y \ue000 end",
     "[MASK] stays special, [cls] does not, [SEP]x",
     "$HOME/.config/nvim/init.lua ~ 100% <tag> a|b ^x `cmd` {}",
     "supercalifragilisticexpialidocious " + "a" * 101,
