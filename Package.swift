@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "snippets-lsp", targets: ["snippets-lsp"]),
         .library(name: "SnippetsCore", targets: ["SnippetsCore"]),
         .library(name: "SnippetsServer", targets: ["SnippetsServer"]),
+        .library(name: "SnippetsEncoder", targets: ["SnippetsEncoder"]),
     ],
     targets: [
         // Pure: snippet model, formats, body grammar, token index, retrieval, asking, audit. No I/O.
@@ -19,6 +20,10 @@ let package = Package(
         .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
         .target(name: "SnippetsModelClient", dependencies: ["SnippetsCore", "CCurl"]),
         .target(name: "SnippetsServer", dependencies: ["SnippetsCore", "SnippetsModelClient"]),
+        // The sentence encoder (all-MiniLM-L6-v2 in Swift): Foundation only; BLAS through dlopen when present.
+        .target(name: "SnippetsEncoder"),
+        // Prints the encoder's speed and memory (`make encoder-bench`); asserts nothing.
+        .executableTarget(name: "snippets-encoder-bench", dependencies: ["SnippetsEncoder"]),
         // Thin executable: picks a command and wires stdio.
         .executableTarget(name: "snippets-lsp", dependencies: ["SnippetsServer", "SnippetsCore"]),
         // What both test targets share: running long synchronous work off Swift's cooperative pool.
@@ -26,6 +31,8 @@ let package = Package(
         .testTarget(name: "SnippetsCoreTests", dependencies: ["SnippetsCore", "TestSupport"]),
         // Server and model client tests (Model/: the client against a misbehaving loopback server, and a real one).
         .testTarget(name: "SnippetsServerTests", dependencies: ["SnippetsServer", "SnippetsModelClient", "SnippetsCore", "TestSupport"]),
+        // The encoder against Tests/Fixtures/encoder/reference.json (needs `make encoder`'s file).
+        .testTarget(name: "SnippetsEncoderTests", dependencies: ["SnippetsEncoder"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,17 +1,24 @@
 #!/usr/bin/env bash
 # Installs what building snippets-lsp needs from Debian: libcurl4-openssl-dev, the headers and link library of the
 # libcurl the model client speaks through its C API (Sources/CCurl), also what FoundationNetworking links against in
-# the self-contained build. Run by `make build`, `make release`, `make swift-test` and `make static`; does nothing
+# the self-contained build; and libopenblas0-pthread, whose cblas_sgemm the sentence encoder (Sources/SnippetsEncoder)
+# loads with dlopen at first use (no link-time dependency; without it the encoder runs its slower pure-Swift matmul). Run by `make build`, `make release`, `make swift-test` and `make static`; does nothing
 # when the package is installed. macOS ships libcurl with the SDK: nothing to install there.
 set -euo pipefail
 
 if [ "$(uname -s)" = Darwin ]; then exit 0; fi
-PACKAGES=(libcurl4-openssl-dev)
-if dpkg-query -W -f='${Status}' "${PACKAGES[@]}" 2>/dev/null | grep -q "install ok installed"; then
+PACKAGES=(libcurl4-openssl-dev libopenblas0-pthread)
+# Each package on its own: one installed package must not hide another that is missing.
+MISSING=()
+for package in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || MISSING+=("$package")
+done
+if [ ${#MISSING[@]} -eq 0 ]; then
     exit 0
 fi
+PACKAGES=("${MISSING[@]}")
 if ! command -v apt-get >/dev/null; then
-    echo "build-deps: apt-get is not available; install the development files of libcurl (curl/curl.h, libcurl.so) yourself" >&2
+    echo "build-deps: apt-get is not available; install ${PACKAGES[*]} (libcurl's curl/curl.h and libcurl.so; OpenBLAS) yourself" >&2
     exit 1
 fi
 SUDO=()
