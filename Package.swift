@@ -19,7 +19,7 @@ let package = Package(
         // macOS ships it).
         .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
         .target(name: "SnippetsModelClient", dependencies: ["SnippetsCore", "CCurl"]),
-        .target(name: "SnippetsServer", dependencies: ["SnippetsCore", "SnippetsModelClient"]),
+        .target(name: "SnippetsServer", dependencies: ["SnippetsCore", "SnippetsModelClient", "SnippetsEncoder"]),
         // The sentence encoder (all-MiniLM-L6-v2 in Swift): Foundation only; BLAS through dlopen when present.
         .target(name: "SnippetsEncoder"),
         // Prints the encoder's speed and memory (`make encoder-bench`); asserts nothing.
