@@ -52,7 +52,7 @@ let tasks = [
 let questions = (0..<200).map { index in "\(openings[index % openings.count]) \(tasks[index / openings.count % tasks.count])?" }
 let snippetTexts = (0..<60).map { index in
     "\(tasks[index % tasks.count].capitalized). A reusable template for when you need to \(tasks[(index + 7) % tasks.count]), "
-        + "with placeholders for the name, the date and the amount, written to be friendly but firm."
+        + "with placeholders for the name, the date and the amount."
 }
 
 let before = residentMegabytes()
