@@ -68,8 +68,8 @@ struct EncoderFileContents {
     static let layerTensorCount = 16
 
     let configuration: EncoderConfiguration
-    /// Each token's UTF-8 bytes, indexed by id.
-    let tokens: [[UInt8]]
+    /// Every token's UTF-8 bytes, in id order.
+    let vocabulary: Vocabulary
     /// Tokens matched verbatim in raw text before normalisation ([CLS], [MASK], …).
     let specialIDs: [Int32]
     let tensors: [TensorRecord]
@@ -111,18 +111,12 @@ struct EncoderFileContents {
         self.configuration = configuration
 
         let vocabularyStart = try cursor.take(Int(try cursor.uint32()))
-        var tokens: [[UInt8]] = []
-        tokens.reserveCapacity(configuration.vocabularySize)
-        var tokenStart = vocabularyStart
-        for index in vocabularyStart..<cursor.offset where bytes[index] == UInt8(ascii: "\n") {
-            tokens.append(Array(bytes[tokenStart..<index]))
-            tokenStart = index + 1
-        }
-        guard tokens.count == configuration.vocabularySize, tokenStart == cursor.offset else {
+        let vocabulary = Vocabulary(lines: UnsafeRawBufferPointer(rebasing: bytes[vocabularyStart..<cursor.offset]))
+        guard let vocabulary, vocabulary.count == configuration.vocabularySize else {
             throw EncoderFileError.corrupt(
-                path: path, reason: "\(tokens.count) vocabulary entries, the config says \(configuration.vocabularySize)")
+                path: path, reason: "\(vocabulary?.count ?? 0) vocabulary entries, the config says \(configuration.vocabularySize)")
         }
-        self.tokens = tokens
+        self.vocabulary = vocabulary
 
         let specialCount = Int(try cursor.uint32())
         guard specialCount <= configuration.vocabularySize else {
@@ -181,10 +175,22 @@ struct EncoderFileContents {
         return hash
     }
 
-    /// The whole tensor in f32, row-major.
-    func floats(_ record: TensorRecord, in bytes: UnsafeRawBufferPointer) -> [Float] {
+    /// The tensors in f32, row-major, one after another in a single array (Q, K and V stacked without a copy).
+    func floats(_ records: TensorRecord..., in bytes: UnsafeRawBufferPointer) -> [Float] {
+        let total = records.reduce(0) { $0 + $1.rows * $1.columns }
+        return [Float](unsafeUninitializedCapacity: total) { buffer, initialized in
+            var start = 0
+            for record in records {
+                decode(record, in: bytes, into: buffer.baseAddress! + start)
+                start += record.rows * record.columns
+            }
+            initialized = total
+        }
+    }
+
+    private func decode(_ record: TensorRecord, in bytes: UnsafeRawBufferPointer, into destination: UnsafeMutablePointer<Float>) {
         let count = record.rows * record.columns
-        return [Float](unsafeUninitializedCapacity: count) { destination, initialized in
+        do {
             let base = bytes.baseAddress! + record.offset
             switch record.encoding {
             case .float32:
@@ -205,7 +211,6 @@ struct EncoderFileContents {
                     }
                 }
             }
-            initialized = count
         }
     }
 

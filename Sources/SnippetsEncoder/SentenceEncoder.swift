@@ -84,31 +84,36 @@ public final class SentenceEncoder: Sendable {
             }
         }
         // Every tensor but the word table, in f32: position and token type embeddings, embedding LayerNorm, layers.
-        let floats = contents.tensors.dropFirst().map { contents.floats($0, in: bytes) }
-        let count = EncoderFileContents.layerTensorCount
+        let records = contents.tensors
+        func floats(_ indices: Int...) -> [Float] {
+            indices.count == 1
+                ? contents.floats(records[indices[0]], in: bytes)
+                : contents.floats(records[indices[0]], records[indices[1]], records[indices[2]], in: bytes)
+        }
         var layers: [TransformerLayer] = []
         for index in 0..<configuration.layerCount {
-            let t = Array(floats[(EncoderFileContents.embeddingTensorCount - 1 + index * count)...].prefix(count))
+            let first = EncoderFileContents.embeddingTensorCount + index * EncoderFileContents.layerTensorCount
+            let t = Array(first..<first + EncoderFileContents.layerTensorCount)
             layers.append(
                 TransformerLayer(
-                    queryKeyValue: t[0] + t[2] + t[4], queryKeyValueBias: t[1] + t[3] + t[5],
-                    attentionOutput: t[6], attentionOutputBias: t[7],
-                    attentionNorm: LayerNormWeights(weight: t[8], bias: t[9]),
-                    intermediate: t[10], intermediateBias: t[11],
-                    output: t[12], outputBias: t[13],
-                    outputNorm: LayerNormWeights(weight: t[14], bias: t[15])))
+                    queryKeyValue: floats(t[0], t[2], t[4]), queryKeyValueBias: floats(t[1], t[3], t[5]),
+                    attentionOutput: floats(t[6]), attentionOutputBias: floats(t[7]),
+                    attentionNorm: LayerNormWeights(weight: floats(t[8]), bias: floats(t[9])),
+                    intermediate: floats(t[10]), intermediateBias: floats(t[11]),
+                    output: floats(t[12]), outputBias: floats(t[13]),
+                    outputNorm: LayerNormWeights(weight: floats(t[14]), bias: floats(t[15]))))
         }
         self.path = path
         self.dimension = configuration.hiddenSize
         self.identity = String(repeating: "0", count: 16 - String(contents.checksum, radix: 16).count)
             + String(contents.checksum, radix: 16)
-        self.tokenizer = WordPieceTokenizer(tokens: contents.tokens, specialIDs: contents.specialIDs, configuration: configuration)
+        self.tokenizer = WordPieceTokenizer(vocabulary: contents.vocabulary, specialIDs: contents.specialIDs, configuration: configuration)
         self.model = BertModel(
             configuration: configuration,
             wordEmbeddings: WordEmbeddings(file: file, record: wordRecord, scales: wordScales),
-            positionEmbeddings: floats[0],
-            tokenTypeEmbedding: Array(floats[1].prefix(configuration.hiddenSize)),
-            embeddingNorm: LayerNormWeights(weight: floats[2], bias: floats[3]),
+            positionEmbeddings: floats(1),
+            tokenTypeEmbedding: Array(floats(2).prefix(configuration.hiddenSize)),
+            embeddingNorm: LayerNormWeights(weight: floats(3), bias: floats(4)),
             layers: layers)
         self.multiply = usesBLAS ? .automatic : .portable
     }

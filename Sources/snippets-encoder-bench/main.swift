@@ -52,18 +52,19 @@ let tasks = [
 let questions = (0..<200).map { index in "\(openings[index % openings.count]) \(tasks[index / openings.count % tasks.count])?" }
 let snippetTexts = (0..<60).map { index in
     "\(tasks[index % tasks.count].capitalized). A reusable template for when you need to \(tasks[(index + 7) % tasks.count]), "
-        + "with placeholders for the name, the date and the amount, written to be friendly but firm."
+        + "with placeholders for the name, the date and the amount."
 }
 
 let before = residentMegabytes()
 var loaded: SentenceEncoder!
 let loadTime = milliseconds { loaded = try! SentenceEncoder(contentsOf: path) }
 let encoder = loaded!
+let afterLoad = residentMegabytes()
 _ = encoder.embed("warm up the BLAS library and its buffers")
-let after = residentMegabytes()
+let afterEmbed = residentMegabytes()
 print("encoder file: \(path) (\(encoder.identity)), dimension \(encoder.dimension)")
-print(String(format: "load: %.0f ms; resident memory %.1f MB before, %.1f MB after load and one embed (+%.1f MB)",
-             loadTime, before, after, after - before))
+print(String(format: "load: %.0f ms CPU; resident memory %.1f MB before, +%.1f MB loaded, +%.1f MB after the first embed (BLAS)",
+             loadTime, before, afterLoad - before, afterEmbed - before))
 print(String(format: "word pieces: question %.1f on average, snippet text %.1f on average",
              Double(questions.map { encoder.wordPieceCount($0) }.reduce(0, +)) / Double(questions.count),
              Double(snippetTexts.map { encoder.wordPieceCount($0) }.reduce(0, +)) / Double(snippetTexts.count)))
@@ -76,12 +77,30 @@ func report(_ encoder: SentenceEncoder, questionCount: Int, snippetCount: Int) {
                  snippets / Double(snippetCount), snippetCount))
 }
 
-report(encoder, questionCount: 20, snippetCount: snippetTexts.count)
+report(encoder, questionCount: questions.count, snippetCount: snippetTexts.count)
 let portable = try! SentenceEncoder(contentsOf: path, usesBLAS: false)
-report(portable, questionCount: 5, snippetCount: 2)
+report(portable, questionCount: questions.count, snippetCount: snippetTexts.count)
 let agreement = questions.prefix(20).map { question in
     zip(encoder.embed(question), portable.embed(question)).reduce(Float(0)) { $0 + $1.0 * $1.1 }
 }.min()!
 print(String(format: "BLAS and Swift kernel agree to cosine >= %.6f over 20 questions", agreement))
-let tokenizing = questions.map { question in milliseconds { _ = encoder.wordPieceCount(question) } }
-print(String(format: "tokenizing: median %.3f ms", percentile(tokenizing, 0.5)))
+
+// Against scripts/encoder/reference.py's vectors (fp32 weights, float64 arithmetic), every sentence, both kernels.
+struct Reference: Decodable {
+    struct Case: Decodable {
+        let text: String
+        let vector: [Float]
+    }
+    let cases: [Case]
+}
+if let data = FileManager.default.contents(atPath: "Tests/Fixtures/encoder/reference.json"),
+    let reference = try? JSONDecoder().decode(Reference.self, from: data)
+{
+    for candidate in [encoder, portable] {
+        let cosines = reference.cases.map { item in
+            zip(candidate.embed(item.text), item.vector).reduce(Float(0)) { $0 + $1.0 * $1.1 }
+        }
+        print(String(format: "%@: cosine to the reference, min %.6f over %d sentences", candidate.matrixLibrary,
+                     cosines.min()!, cosines.count))
+    }
+}
