@@ -11,7 +11,10 @@ let package = Package(
     ],
     targets: [
         // Pure: snippet model, formats, body grammar, token index, retrieval, asking, audit. No I/O.
-        .target(name: "SnippetsCore"),
+        // ICU's C API (bundled with Foundation on Linux as `_FoundationICU`) runs transforms under a step budget.
+        .target(
+            name: "SnippetsCore",
+            linkerSettings: [.linkedLibrary("_FoundationICU", .when(platforms: [.linux]))]),
         // JSON-RPC, LSP, handlers, the real file system, command-line commands.
         // The OpenAI-compatible HTTP client behind the core's AskModel protocol (llama-server, Ollama, vLLM, LM Studio).
         // libcurl's C API, which the model client speaks (Debian: libcurl4-openssl-dev, installed by scripts/build-deps.sh;

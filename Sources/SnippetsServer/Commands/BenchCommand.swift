@@ -115,6 +115,7 @@ public enum BenchCommand: SnippetsCommand {
             context.print("hostile bodies:  \(hostileBodyFigures())")
             context.print("deep folders:    \(deepTreeFigures())")
             context.print("long numbers:    \(longNumberFigures())")
+            context.print("regex transforms: \(hostileTransformFigures())")
         }
 
         let questions = BenchQueries.questions(from: library, count: askCount)

@@ -85,4 +85,27 @@ extension BenchCommand {
         return "\(zeros / 1000)k zeros CPU \(milliseconds(small)) ms, \(zeros * 2 / 1000)k CPU \(milliseconds(large)) ms, "
             + "ratio \(String(format: "%.2f", Double(large) / Double(max(small, 1)))) (linear: about 2)"
     }
+
+    /// Rendering, in one request, snippets of catastrophic transforms (`${1/^(a|a)*$/x/}` over 28 `a`s and a `!`,
+    /// minutes each unbounded), at two counts of transforms per snippet and two counts of snippets, in CPU time and
+    /// regex ticks: about 1 while the per-snippet and per-request budgets (`RegexBudget`) bound them, 2 when not.
+    static func hostileTransformFigures() -> String {
+        func cpu(snippets: Int, transforms: Int) -> (nanoseconds: UInt64, ticks: Int) {
+            let body = "${1:" + String(repeating: "a", count: 28) + "!}"
+                + String(repeating: " ${1/^(a|a)*$/x/}", count: transforms)
+            let budget = RegexBudget(ticks: RegexBudget.perRequest)
+            let start = processCPUNanoseconds()
+            RegexBudget.$request.withValue(budget) {
+                for _ in 0..<snippets { _ = SnippetBody.parse(body).body.plainText() }
+            }
+            return (processCPUNanoseconds() - start, budget.spentTicks)
+        }
+        func line(_ small: (nanoseconds: UInt64, ticks: Int), _ large: (nanoseconds: UInt64, ticks: Int)) -> String {
+            "CPU \(milliseconds(small.nanoseconds)) ms (\(small.ticks) ticks), 2x CPU \(milliseconds(large.nanoseconds)) ms "
+                + "(\(large.ticks) ticks), ratio \(String(format: "%.2f", Double(large.nanoseconds) / Double(max(small.nanoseconds, 1))))"
+        }
+        return "8 vs 16 transforms in a snippet: " + line(cpu(snippets: 1, transforms: 8), cpu(snippets: 1, transforms: 16))
+            + "; 25 vs 50 such snippets in a request: " + line(cpu(snippets: 25, transforms: 8), cpu(snippets: 50, transforms: 8))
+            + " (bounded: about 1)"
+    }
 }
