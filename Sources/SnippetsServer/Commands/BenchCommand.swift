@@ -116,6 +116,7 @@ public enum BenchCommand: SnippetsCommand {
             context.print("deep folders:    \(deepTreeFigures())")
             context.print("long numbers:    \(longNumberFigures())")
             context.print("regex transforms: \(hostileTransformFigures())")
+            context.print("espanso globals: \(espansoExpansionFigures())")
         }
 
         let questions = BenchQueries.questions(from: library, count: askCount)

@@ -108,4 +108,25 @@ extension BenchCommand {
             + "; 25 vs 50 such snippets in a request: " + line(cpu(snippets: 25, transforms: 8), cpu(snippets: 50, transforms: 8))
             + " (bounded: about 1)"
     }
+
+    /// Loading an espanso file whose matches each use a 200 KB global four times, at 150 and 300 matches (about 7
+    /// and 14 KB of matches), in CPU time and bytes of bodies: about 1 once the file's allowance
+    /// (`EspansoReplacement.fileAllowance`) is spent, 2 when each match adds its 800 KB.
+    static func espansoExpansionFigures(matches: Int = 150) -> String {
+        func load(_ count: Int) -> (nanoseconds: UInt64, bytes: Int) {
+            let text = "global_vars:\n  - name: big\n    type: echo\n    params:\n      echo: "
+                + String(repeating: "x", count: 200_000) + "\nmatches:\n"
+                + (0..<count).map { "  - trigger: \":m\($0)\"\n    replace: \"{{big}}{{big}}{{big}}{{big}}\"\n" }.joined()
+            let loader = LibraryLoader(fileSystem: InMemoryFileSystem(files: ["/bench/match/base.yml": text]))
+            let start = processCPUNanoseconds()
+            let library = loader.load(paths: ["/bench"])
+            return (processCPUNanoseconds() - start, library.snippets.reduce(0) { $0 + $1.body.utf8.count })
+        }
+        let small = load(matches)
+        let large = load(matches * 2)
+        return "\(matches) matches CPU \(milliseconds(small.nanoseconds)) ms (\(small.bytes / 1024) KiB of bodies), "
+            + "\(matches * 2) CPU \(milliseconds(large.nanoseconds)) ms (\(large.bytes / 1024) KiB), "
+            + "ratio \(String(format: "%.2f", Double(large.nanoseconds) / Double(max(small.nanoseconds, 1)))) CPU, "
+            + "\(String(format: "%.2f", Double(large.bytes) / Double(max(small.bytes, 1)))) bytes (bounded: about 1)"
+    }
 }
