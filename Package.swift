@@ -12,7 +12,10 @@ let package = Package(
     ],
     targets: [
         // Pure: snippet model, formats, body grammar, token index, retrieval, asking, audit. No I/O.
-        .target(name: "SnippetsCore"),
+        // ICU's C API (bundled with Foundation on Linux as `_FoundationICU`) runs transforms under a step budget.
+        .target(
+            name: "SnippetsCore",
+            linkerSettings: [.linkedLibrary("_FoundationICU", .when(platforms: [.linux]))]),
         // JSON-RPC, LSP, handlers, the real file system, command-line commands.
         // The OpenAI-compatible HTTP client behind the core's AskModel protocol (llama-server, Ollama, vLLM, LM Studio).
         // libcurl's C API, which the model client speaks (Debian: libcurl4-openssl-dev, installed by scripts/build-deps.sh;
@@ -21,7 +24,11 @@ let package = Package(
         .target(name: "SnippetsModelClient", dependencies: ["SnippetsCore", "CCurl"]),
         .target(name: "SnippetsServer", dependencies: ["SnippetsCore", "SnippetsModelClient", "SnippetsEncoder"]),
         // The sentence encoder (all-MiniLM-L6-v2 in Swift): Foundation only; BLAS through dlopen when present.
-        .target(name: "SnippetsEncoder"),
+        .target(
+            name: "SnippetsEncoder",
+            // Optimised in every configuration: a debug build's encoder took about 0.5 s a token, so the tests and
+            // the debug binary the editor tests drive would embed a library in minutes.
+            swiftSettings: [.unsafeFlags(["-O"])]),
         // Prints the encoder's speed and memory (`make encoder-bench`); asserts nothing.
         .executableTarget(name: "snippets-encoder-bench", dependencies: ["SnippetsEncoder"]),
         // Thin executable: picks a command and wires stdio.

@@ -115,6 +115,11 @@ private func check(_ testCase: BodyCase, sourceLocation: Testing.SourceLocation 
         BodyCase(body: "${1|a,,b|}", elements: [.text("${1|a,,b|}")], problems: ["empty-choice@0"]),
         // A regex JavaScript rejects makes the whole transform literal text, as in VS Code and Helix.
         BodyCase(body: "a${1/(/x/}", elements: [.text("a${1/(/x/}")], problems: ["invalid-regex@1"]),
+        // A regex that backtracks without bound is kept (the server runs it under a budget) and warned of.
+        BodyCase(
+            body: "a${1/(a+)+$/x/}",
+            elements: [.text("a"), .transform(.tabstop(1), SnippetTransform(regex: "(a+)+$", format: "x", options: ""))],
+            problems: ["backtracking-regex@1"]),
         // VS Code takes no choice on $0 (#31599): literal text.
         BodyCase(body: "${0|a,b|}", elements: [.text("${0|a,b|}")], problems: ["choice-on-final-tabstop@0"]),
         // An empty conditional is not a format item (VS Code's `_until` gives ''), so it is format text.

@@ -14,6 +14,16 @@ enum ConcurrentSlowTestHandler: RequestHandler {
     }
 }
 
+/// Renders fifty snippets of eight catastrophic transforms each and says what the request's regex budget spent.
+enum HostileTransformsTestHandler: RequestHandler {
+    static let method = "test/hostileTransforms"
+    static func handle(_ params: IgnoredParams, context: RequestContext) async throws -> Int {
+        let body = "${1:" + String(repeating: "a", count: 28) + "!}" + String(repeating: " ${1/^(a|a)*$/x/}", count: 8)
+        for _ in 0..<50 { _ = SnippetBody.parse(body).body.plainText() }
+        return RegexBudget.request?.spentTicks ?? -1
+    }
+}
+
 /// Completion never waits on slow work: concurrent handlers and library reloads.
 struct ResponsivenessTests {
     private let library = TestLibrary([makeFile([makeSnippet("Hello", triggers: ["hello"], body: "hello()")])])
@@ -30,6 +40,24 @@ struct ResponsivenessTests {
         #expect(ContinuousClock.now - started < .seconds(5))
         client.notify("$/cancelRequest", ["id": .int(slow)])
         #expect(errorCode(await client.response(to: slow, timeout: .seconds(5))) == -32800)
+    }
+
+    @Test func everyRequestsTransformsShareOneRegexBudget() async throws {
+        var registry = RequestHandlerRegistry.standard
+        registry.register(HostileTransformsTestHandler.self)
+        let client = TestClient(library: library, handlers: registry)
+        try await client.initialize()
+        // 400 transforms of minutes each: the request spends its budget, no more, and then the next request its own.
+        let first = try #require(await client.request("test/hostileTransforms")).get()
+        #expect(first == .int(RegexBudget.perRequest))
+        let second = try #require(await client.request("test/hostileTransforms")).get()
+        #expect(second == .int(RegexBudget.perRequest))
+    }
+
+    @Test func rendersRunBesideTheQueue() {
+        // Resolve and snippetText render bodies (transforms included), so a completion typed after them need not wait.
+        #expect(CompletionResolveHandler.runsConcurrently)
+        #expect(SnippetTextHandler.runsConcurrently)
     }
 
     @Test func completionDuringASlowReloadServesTheCurrentLibrary() async throws {

@@ -436,6 +436,14 @@ struct SnippetBodyParser {
                     reason: "has a regular expression '\(regex)' that JavaScript rejects",
                     code: .invalidRegex))
         }
+        if let hazard = RegexBacktracking.hazard(source: transform.unescapedRegex, flags: options) {
+            problems.append(
+                SnippetBodyProblem(
+                    utf16Offset: start, severity: .warning, code: .backtrackingRegex,
+                    message: "Transform's regular expression '\(regex)' \(hazard), which backtracks without bound on "
+                        + "some text: an editor can hang on a long placeholder. Rewrite it so each character has one "
+                        + "way to match."))
+        }
         return .success(transform)
     }
 }

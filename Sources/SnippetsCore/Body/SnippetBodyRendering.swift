@@ -10,6 +10,8 @@ struct SnippetLSPWriter {
     /// What the server does because the client cannot (see `SnippetEngine`).
     var options = Options()
     private var pieces: [Piece] = []
+    /// What this body's variable transforms may spend in all.
+    private let regexBudget = RegexBudget(ticks: RegexBudget.perSnippet)
 
     /// How far the writer renders on the client's behalf. The defaults keep everything for the client.
     struct Options {
@@ -81,7 +83,7 @@ struct SnippetLSPWriter {
                 }
             case .variable(let name):
                 let value = resolve(name)
-                if value != nil || options.serverResolvesVariables, let transformed = transform.apply(to: value ?? "") {
+                if value != nil || options.serverResolvesVariables, let transformed = transform.apply(to: value ?? "", budget: regexBudget) {
                     text(transformed)
                 } else {
                     pieces.append(.raw("${\(name)/\(transform.regex)/\(transform.format)/\(transform.options)}"))
@@ -157,6 +159,8 @@ struct SnippetPlainRenderer {
     private var defaults: [Int: [SnippetElement]] = [:]
     /// Tabstops whose value is being rendered, so `${1:a ${1/x/y/}}` cannot recurse forever.
     private var rendering: Set<Int> = []
+    /// What this body's transforms may spend in all: past it each shows its value unapplied.
+    private let regexBudget = RegexBudget(ticks: RegexBudget.perSnippet)
 
     init(resolve: @escaping (String) -> String?) {
         self.resolve = resolve
@@ -212,10 +216,10 @@ struct SnippetPlainRenderer {
             return ""
         case .transform(.tabstop(let number), let transform):
             let value = tabstopText(number)
-            return transform.apply(to: value) ?? value
+            return transform.apply(to: value, budget: regexBudget) ?? value
         case .transform(.variable(let name), let transform):
             // VS Code runs the transform on the empty string when the variable has no value.
-            return transform.apply(to: resolve(name) ?? "") ?? ""
+            return transform.apply(to: resolve(name) ?? "", budget: regexBudget) ?? ""
         }
     }
 

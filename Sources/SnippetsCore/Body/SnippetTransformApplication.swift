@@ -170,6 +170,23 @@ enum SnippetFormatString {
         return result
     }
 
+    /// At least the UTF-16 length of `render(parts, groups:)` (a case change can at most triple a group: `ΐ`
+    /// upper-cases to three units), computed without building it.
+    static func longestRendering(_ parts: [SnippetFormatPart], groups: [String?]) -> Int {
+        func group(_ number: Int) -> Int { number < groups.count ? groups[number]?.utf16.count ?? 0 : 0 }
+        var length = 0
+        for part in parts {
+            switch part {
+            case .text(let text): length += text.utf16.count
+            case .group(let number): length += group(number)
+            case .caseChange(let number, _): length += 3 * group(number)
+            case .conditional(let number, let ifValue, let elseValue):
+                length += max(group(number), ifValue?.utf16.count ?? 0, elseValue?.utf16.count ?? 0)
+            }
+        }
+        return length
+    }
+
     /// VS Code's `/upcase`, `/downcase`, `/capitalize`, `/camelcase`, `/pascalcase`; others leave `value` as is.
     static func changeCase(_ value: String, shorthand: String) -> String {
         switch shorthand {
@@ -240,19 +257,25 @@ extension SnippetTransform {
     /// literal text otherwise).
     public var regexCompiles: Bool { icuPattern != nil }
 
+    /// The longest text (UTF-16 units) a transform may produce beyond its input: a format repeated over every match
+    /// of a global regex could otherwise turn a body into megabytes.
+    static let outputAllowance = 1 << 16
+
     /// `value` with the regex's first match (every match with option `g`) replaced by the format, as VS Code does;
-    /// when nothing matches and the format has an else branch, the format alone. Nil when the regex does not compile.
-    public func apply(to value: String) -> String? {
-        guard let pattern = icuPattern,
-            let expression = try? NSRegularExpression(pattern: pattern, options: JavaScriptRegex.options(options))
-        else {
-            return nil
-        }
+    /// when nothing matches and the format has an else branch, the format alone. Nil when the regex does not compile,
+    /// when matching outran `budget` (a fresh per-snippet budget when none is given) or the request's
+    /// `RegexBudget.request`, or when the result would be longer than `outputAllowance` more than `value`: the
+    /// caller then shows the transform unapplied.
+    public func apply(to value: String, budget: RegexBudget? = nil) -> String? {
+        guard let pattern = icuPattern else { return nil }
+        let budgets = [budget ?? RegexBudget(ticks: RegexBudget.perSnippet)] + (RegexBudget.request.map { [$0] } ?? [])
+        guard
+            let matches = BudgetedRegex.matches(
+                of: pattern, options: JavaScriptRegex.options(options), in: value, all: options.contains("g"),
+                budgets: budgets)
+        else { return nil }
         let parts = SnippetFormatString.parts(format)
         let source = value as NSString
-        let fullRange = NSRange(location: 0, length: source.length)
-        var matches = expression.matches(in: value, options: [], range: fullRange)
-        if !options.contains("g"), let first = matches.first { matches = [first] }
         guard !matches.isEmpty else {
             let hasElse = parts.contains { part in
                 if case .conditional(_, _, let elseValue) = part { return elseValue != nil }
@@ -260,16 +283,21 @@ extension SnippetTransform {
             }
             return hasElse ? SnippetFormatString.render(parts, groups: []) : value
         }
+        let limit = source.length + Self.outputAllowance
         var result = ""
+        var length = 0
         var location = 0
         for match in matches {
-            result += source.substring(with: NSRange(location: location, length: match.range.location - location))
-            let groups: [String?] = (0..<match.numberOfRanges).map { number in
-                let range = match.range(at: number)
-                return range.location == NSNotFound ? nil : source.substring(with: range)
-            }
-            result += SnippetFormatString.render(parts, groups: groups)
-            location = match.range.location + match.range.length
+            guard let whole = match[0] else { continue }
+            let before = source.substring(with: NSRange(location: location, length: whole.location - location))
+            let groups = match.map { $0.map(source.substring(with:)) }
+            // Measured before it is built: a format of many `$0` over a long match is long in itself.
+            length += before.utf16.count + SnippetFormatString.longestRendering(parts, groups: groups)
+            guard length <= limit else { return nil }
+            let replacement = SnippetFormatString.render(parts, groups: groups)
+            result += before
+            result += replacement
+            location = whole.location + whole.length
         }
         result += source.substring(from: location)
         return result

@@ -77,6 +77,9 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable, C
     /// A transform whose regular expression JavaScript's `RegExp` rejects: VS Code and Helix insert the whole
     /// construct as literal text, and so does the server.
     case invalidRegex = "invalid-regex"
+    /// A transform whose regular expression backtracks super-linearly (`(a|a)*`, `(a+)+`): an editor runs it without
+    /// limits and can hang on a long placeholder; the server runs it under `RegexBudget`.
+    case backtrackingRegex = "backtracking-regex"
     /// `${0|a,b|}`: VS Code takes no choice on the final tabstop and inserts the construct as literal text.
     case choiceOnFinalTabstop = "choice-on-final-tabstop"
     /// `${` followed by something other than a tabstop number or a variable name, or `${1` followed by junk.
@@ -180,6 +183,6 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable, C
     /// Every code `SnippetBody.parse` reports, for documentation and tests.
     public static let bodyProblems: [DiagnosticCode] = [
         .unterminatedPlaceholder, .unterminatedVariable, .unterminatedChoice, .emptyChoice, .invalidTransform,
-        .invalidRegex, .invalidPlaceholder, .invalidVariable, .unknownVariable, .nestingTooDeep, .choiceOnFinalTabstop,
+        .invalidRegex, .backtrackingRegex, .invalidPlaceholder, .invalidVariable, .unknownVariable, .nestingTooDeep, .choiceOnFinalTabstop,
     ]
 }

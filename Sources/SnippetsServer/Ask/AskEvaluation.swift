@@ -113,11 +113,18 @@ public struct AskEvaluation: Sendable {
     public static func run(
         _ battery: ProbeBattery, library: SnippetLibrary, model: (any AskModel)? = nil,
         modelStanding: ModelStanding = .unmeasured, limit: Int = AskRequest.defaultLimit,
-        sources: (any SnippetSources)? = FileSystemSnippetSources(fileSystem: DiskFileSystem())
+        sources: (any SnippetSources)? = FileSystemSnippetSources(fileSystem: DiskFileSystem()),
+        meaningEnvironment: [String: String]? = nil
     ) async throws -> AskEvaluation {
         let index = TokenIndex(library: library)
         let facts = AskLibraryFacts(library: library)
-        MeaningSetup.prepare(facts, library: library, index: index, environment: ProcessInfo.processInfo.environment)
+        // Meaning search as `serve` would have it for `meaningEnvironment` (the command's); none for callers that
+        // pass none (tests of the word pipeline).
+        if let meaningEnvironment {
+            MeaningSetup.prepare(facts, library: library, index: index, environment: meaningEnvironment)
+        } else {
+            facts.meaning.turnOff(because: "Meaning search is off for this evaluation.")
+        }
         let pipeline = AskPipeline(library: library, index: index, facts: facts, model: model, modelStanding: modelStanding, sources: sources)
         var outcomes: [ProbeOutcome] = []
         var byKind: [String: EvalMeasures] = [:]

@@ -115,6 +115,8 @@ public enum BenchCommand: SnippetsCommand {
             context.print("hostile bodies:  \(hostileBodyFigures())")
             context.print("deep folders:    \(deepTreeFigures())")
             context.print("long numbers:    \(longNumberFigures())")
+            context.print("regex transforms: \(hostileTransformFigures())")
+            context.print("espanso globals: \(espansoExpansionFigures())")
         }
 
         let questions = BenchQueries.questions(from: library, count: askCount)

@@ -85,4 +85,48 @@ extension BenchCommand {
         return "\(zeros / 1000)k zeros CPU \(milliseconds(small)) ms, \(zeros * 2 / 1000)k CPU \(milliseconds(large)) ms, "
             + "ratio \(String(format: "%.2f", Double(large) / Double(max(small, 1)))) (linear: about 2)"
     }
+
+    /// Rendering, in one request, snippets of catastrophic transforms (`${1/^(a|a)*$/x/}` over 28 `a`s and a `!`,
+    /// minutes each unbounded), at two counts of transforms per snippet and two counts of snippets, in CPU time and
+    /// regex ticks: about 1 while the per-snippet and per-request budgets (`RegexBudget`) bound them, 2 when not.
+    static func hostileTransformFigures() -> String {
+        func cpu(snippets: Int, transforms: Int) -> (nanoseconds: UInt64, ticks: Int) {
+            let body = "${1:" + String(repeating: "a", count: 28) + "!}"
+                + String(repeating: " ${1/^(a|a)*$/x/}", count: transforms)
+            let budget = RegexBudget(ticks: RegexBudget.perRequest)
+            let start = processCPUNanoseconds()
+            RegexBudget.$request.withValue(budget) {
+                for _ in 0..<snippets { _ = SnippetBody.parse(body).body.plainText() }
+            }
+            return (processCPUNanoseconds() - start, budget.spentTicks)
+        }
+        func line(_ small: (nanoseconds: UInt64, ticks: Int), _ large: (nanoseconds: UInt64, ticks: Int)) -> String {
+            "CPU \(milliseconds(small.nanoseconds)) ms (\(small.ticks) ticks), 2x CPU \(milliseconds(large.nanoseconds)) ms "
+                + "(\(large.ticks) ticks), ratio \(String(format: "%.2f", Double(large.nanoseconds) / Double(max(small.nanoseconds, 1))))"
+        }
+        return "8 vs 16 transforms in a snippet: " + line(cpu(snippets: 1, transforms: 8), cpu(snippets: 1, transforms: 16))
+            + "; 25 vs 50 such snippets in a request: " + line(cpu(snippets: 25, transforms: 8), cpu(snippets: 50, transforms: 8))
+            + " (bounded: about 1)"
+    }
+
+    /// Loading an espanso file whose matches each use a 200 KB global four times, at 150 and 300 matches (about 7
+    /// and 14 KB of matches), in CPU time and bytes of bodies: about 1 once the file's allowance
+    /// (`EspansoReplacement.fileAllowance`) is spent, 2 when each match adds its 800 KB.
+    static func espansoExpansionFigures(matches: Int = 150) -> String {
+        func load(_ count: Int) -> (nanoseconds: UInt64, bytes: Int) {
+            let text = "global_vars:\n  - name: big\n    type: echo\n    params:\n      echo: "
+                + String(repeating: "x", count: 200_000) + "\nmatches:\n"
+                + (0..<count).map { "  - trigger: \":m\($0)\"\n    replace: \"{{big}}{{big}}{{big}}{{big}}\"\n" }.joined()
+            let loader = LibraryLoader(fileSystem: InMemoryFileSystem(files: ["/bench/match/base.yml": text]))
+            let start = processCPUNanoseconds()
+            let library = loader.load(paths: ["/bench"])
+            return (processCPUNanoseconds() - start, library.snippets.reduce(0) { $0 + $1.body.utf8.count })
+        }
+        let small = load(matches)
+        let large = load(matches * 2)
+        return "\(matches) matches CPU \(milliseconds(small.nanoseconds)) ms (\(small.bytes / 1024) KiB of bodies), "
+            + "\(matches * 2) CPU \(milliseconds(large.nanoseconds)) ms (\(large.bytes / 1024) KiB), "
+            + "ratio \(String(format: "%.2f", Double(large.nanoseconds) / Double(max(small.nanoseconds, 1)))) CPU, "
+            + "\(String(format: "%.2f", Double(large.bytes) / Double(max(small.bytes, 1)))) bytes (bounded: about 1)"
+    }
 }

@@ -100,7 +100,8 @@ public enum EvalCommand: SnippetsCommand {
                 model: ModelOptions.model(for: modelConfiguration, environment: context.environment) { line in
                     context.printError("snippets-lsp eval: \(line)")
                 },
-                modelStanding: standing, limit: modelConfiguration?.candidates ?? AskRequest.defaultLimit)
+                modelStanding: standing, limit: modelConfiguration?.candidates ?? AskRequest.defaultLimit,
+                meaningEnvironment: context.environment)
         } catch {
             context.printError("snippets-lsp eval: cancelled")
             return 1

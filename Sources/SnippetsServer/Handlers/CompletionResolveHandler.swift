@@ -3,6 +3,9 @@ import SnippetsCore
 /// `completionItem/resolve`: adds the Markdown documentation (preview, description, `file:line`).
 public enum CompletionResolveHandler: RequestHandler {
     public static let method = "completionItem/resolve"
+    /// Beside the queue: rendering runs a library's transforms (bounded by `RegexBudget`, still CPU), and it only
+    /// reads, so a completion typed after it need not wait for it.
+    public static let runsConcurrently = true
 
     public static func handle(_ item: CompletionItem, context: RequestContext) async throws -> CompletionItem {
         guard let data = item.data,

@@ -4,6 +4,9 @@ import SnippetsCore
 /// editor can insert what `snippets/ask` named. See `protocol/snippets-snippetText.md`.
 public enum SnippetTextHandler: RequestHandler {
     public static let method = "snippets/snippetText"
+    /// Beside the queue: rendering runs a library's transforms (bounded by `RegexBudget`, still CPU), and it only
+    /// reads, so a completion typed after it need not wait for it.
+    public static let runsConcurrently = true
 
     public static func handle(_ params: SnippetTextParams, context: RequestContext) async throws -> SnippetTextResult {
         guard let snippet = context.library.library.snippet(withID: SnippetID(rawValue: params.id)) else {

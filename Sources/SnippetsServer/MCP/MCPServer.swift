@@ -111,7 +111,11 @@ public actor MCPServer {
         inFlight[id] = Task {
             let result: Result<JSONValue, ResponseError>
             do {
-                result = .success(try await self.answer(method, params: params))
+                // Every snippet the answer renders shares one regex budget (see `RegexBudget`).
+                result = .success(
+                    try await RegexBudget.$request.withValue(RegexBudget(ticks: RegexBudget.perRequest)) {
+                        try await self.answer(method, params: params)
+                    })
             } catch {
                 result = .failure(ResponseError.from(error))
             }

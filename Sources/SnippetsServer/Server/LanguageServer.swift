@@ -195,7 +195,10 @@ public actor LanguageServer {
         let task = Task { () -> Result<ReplyPayload, ResponseError> in
             do {
                 try Task.checkCancellation()
-                let result = try await prepared.run()
+                // Every transform the request runs shares one regex budget (see `RegexBudget`).
+                let result = try await RegexBudget.$request.withValue(RegexBudget(ticks: RegexBudget.perRequest)) {
+                    try await prepared.run()
+                }
                 try Task.checkCancellation()
                 return .success(result)
             } catch {

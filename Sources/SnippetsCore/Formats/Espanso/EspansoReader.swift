@@ -132,12 +132,16 @@ enum EspansoReader {
         var occurrences: [String: Int] = [:]
         var said: Set<String> = []
         var elsewhere: [EspansoReplacement.Note] = []
+        // Counted from the file's own bytes: imports add nothing, so a small file (or two hundred of them) cannot
+        // buy a large allowance by importing a large one.
+        var fileBytesLeft = EspansoReplacement.fileAllowance(fileBytes: source.bytes.count)
         for index in groups.indices where groups[index].contributesSnippets {
             var group = groups[index]
             let seed = SnippetID.FileSeed(fileURI: group.uri)
             readMatches(
                 of: &group, globals: globals, byTrigger: byTrigger, package: package, seed: seed, checkBody: source.checkBody,
-                occurrences: &occurrences, into: &snippets, groupIndex: index, said: &said, elsewhere: &elsewhere)
+                occurrences: &occurrences, into: &snippets, groupIndex: index, said: &said, elsewhere: &elsewhere,
+                fileBytesLeft: &fileBytesLeft)
             groups[index] = group
         }
         for note in elsewhere {
@@ -292,7 +296,7 @@ enum EspansoReader {
         of group: inout Group, globals: [EspansoReplacement.Variable],
         byTrigger: [String: EspansoReplacement.Nested], package: String?,
         seed: SnippetID.FileSeed, checkBody: SnippetBodyChecker?, occurrences: inout [String: Int], into snippets: inout [Snippet],
-        groupIndex: Int, said: inout Set<String>, elsewhere: inout [EspansoReplacement.Note]
+        groupIndex: Int, said: inout Set<String>, elsewhere: inout [EspansoReplacement.Note], fileBytesLeft: inout Int
     ) {
         guard let matches = group.root?.member("matches")?.value, !matches.isNull else { return }
         guard let entries = matches.items else {
@@ -306,7 +310,8 @@ enum EspansoReader {
             }
             if let snippet = readMatch(
                 entry, members: members, group: &group, globals: globals, byTrigger: byTrigger, package: package, seed: seed,
-                checkBody: checkBody, occurrences: &occurrences, groupIndex: groupIndex, said: &said, elsewhere: &elsewhere)
+                checkBody: checkBody, occurrences: &occurrences, groupIndex: groupIndex, said: &said, elsewhere: &elsewhere,
+                fileBytesLeft: &fileBytesLeft)
             {
                 snippets.append(snippet)
             }
@@ -317,7 +322,7 @@ enum EspansoReader {
         _ entry: YAMLNode, members: [YAMLMember], group: inout Group, globals: [EspansoReplacement.Variable],
         byTrigger: [String: EspansoReplacement.Nested], package: String?,
         seed: SnippetID.FileSeed, checkBody: SnippetBodyChecker?, occurrences: inout [String: Int], groupIndex: Int,
-        said: inout Set<String>, elsewhere: inout [EspansoReplacement.Note]
+        said: inout Set<String>, elsewhere: inout [EspansoReplacement.Note], fileBytesLeft: inout Int
     ) -> Snippet? {
         let start = entry.range.lowerBound
         for member in members {
@@ -383,7 +388,9 @@ enum EspansoReader {
         }
         let vars = variables(entry.member("vars")?.value, sink: &group.sink, group: groupIndex) + groupVariables
         var converter = EspansoReplacement(triggers: triggers, variables: vars, globals: globals) { byTrigger[$0] }
+        converter.fileBytesLeft = fileBytesLeft
         converter.append(scalar, fields: isForm)
+        fileBytesLeft = max(0, fileBytesLeft - converter.body.utf8.count)
         for note in converter.notes + vars.compactMap(EspansoReplacement.notRunNote) {
             // A global variable's note is said once per file, however many matches use it.
             guard said.insert("\(note.group):\(note.offset):\(note.code)").inserted else { continue }

@@ -68,6 +68,9 @@ struct EspansoReplacement {
     private var scopes = 0
     /// What one body may still expand: nested matches multiply, so a hostile file could ask for exponential text.
     private var expansionBudget = EspansoReplacement.maximumExpansions
+    /// The bytes this body may still take of its file's allowance (`fileAllowance`): a global used many times in
+    /// many matches would otherwise make a file's bodies grow as the product of the two.
+    var fileBytesLeft = Int.max
 
     /// A conversion for the match whose triggers are `triggers` (a `match` variable naming one of them is a loop).
     init(triggers: [String] = [], variables: [Variable], globals: [Variable], matchByTrigger: @escaping (String) -> Nested?) {
@@ -82,6 +85,11 @@ struct EspansoReplacement {
     /// How many references one body may expand, and how long it may grow by expanding them.
     static let maximumExpansions = 4096
     static let maximumBodyBytes = 1 << 20
+    /// The bytes all the bodies one file's matches convert to may take: 8 times the file's own bytes plus 64 KiB. References met past it become placeholders, so a file's bodies are bounded by a
+    /// small multiple of its size, whatever mix of variables, `echo`, `random`, `match` and imports it uses (an
+    /// expansion under way may finish its own text: the overshoot is at most the nesting depth times the largest
+    /// scalar, itself bounded by the bytes read).
+    static func fileAllowance(fileBytes: Int) -> Int { 8 * fileBytes + (64 << 10) }
 
     mutating func note(
         _ severity: LibraryDiagnostic.Severity, _ code: DiagnosticCode, _ message: String, at offset: Int, in file: Int? = nil
@@ -236,6 +244,14 @@ struct EspansoReplacement {
         let key = "\(scope):\(name)"
         guard !expanding.contains(key), depth < Self.maximumExpansionDepth else {
             note(.warning, .espansoVariableLoop, "the variable '\(name)' uses itself; it becomes a placeholder here", at: offset)
+            placeholder("?" + reference, text: name, from: offset)
+            return
+        }
+        guard body.utf8.count < fileBytesLeft else {
+            noteOnce(
+                .warning, .espansoExpansionLimit,
+                "this file's matches expand to more bytes in all than 8 times the file (plus 64 KiB); this reference and the rest become placeholders",
+                at: offset)
             placeholder("?" + reference, text: name, from: offset)
             return
         }

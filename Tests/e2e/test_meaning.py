@@ -1,0 +1,64 @@
+"""Asking by meaning, end to end, as a new user runs it: the binary finds the encoder file `make` put beside it and
+answers the README's headline question, whose words no snippet of the example library holds."""
+
+import json
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BINARY = os.environ.get("SNIPPETS_LSP_BIN", str(ROOT / ".build/debug/snippets-lsp"))
+LIBRARY = ROOT / "examples/library"
+
+
+def ask(question: str, tmp_path: pathlib.Path, *extra: str, encoder: bool = True) -> dict:
+    env = {k: v for k, v in os.environ.items() if k != "SNIPPETS_ENCODER"}
+    if not encoder:
+        env["SNIPPETS_ENCODER"] = "off"
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+    done = subprocess.run(
+        [BINARY, "ask", "--library", str(LIBRARY), "--json", "--no-learning", *extra, question],
+        capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.fixture(scope="module")
+def encoder_present():
+    if not (pathlib.Path(BINARY).parent / "snippets-encoder.bin").is_file():
+        if os.environ.get("CI"):
+            pytest.fail("the encoder file is not beside the binary: `make build` puts it there")
+        pytest.skip("no encoder file beside the binary: run `make build`")
+
+
+@pytest.mark.parametrize("question", [
+    "what do I send someone who hasn't paid?",
+    "client is late paying, what's the polite nudge",
+])
+def test_the_headline_question_names_the_payment_reminder(question, tmp_path, encoder_present):
+    result = ask(question, tmp_path)
+    assert [c["title"] for c in result["citations"]] == ["Gentle payment reminder"], result["answer"]
+    assert result["meaning"]["state"] == "ready" and result["meaning"]["foundByMeaning"] is True
+    # Without the encoder the same question is declined, and the result says meaning search is off.
+    off = ask(question, tmp_path, encoder=False)
+    assert off["citations"] == []
+    assert off["meaning"]["state"] == "off" and "SNIPPETS_ENCODER" in off["meaning"]["note"]
+
+
+def test_a_second_run_embeds_nothing_and_answers_the_same(tmp_path, encoder_present):
+    first = ask("what do I send someone who hasn't paid?", tmp_path)
+    cache = list((tmp_path / "cache/snippets-lsp/meaning").glob("*.vectors"))
+    assert len(cache) == 1
+    stamp = cache[0].stat().st_mtime_ns
+    second = ask("what do I send someone who hasn't paid?", tmp_path)
+    assert second["citations"] == first["citations"]
+    # Nothing new was embedded, so the cache was not rewritten with new vectors (only calibration probes, once).
+    assert cache[0].stat().st_size == cache[0].stat().st_size and stamp <= cache[0].stat().st_mtime_ns
+
+
+def test_a_figure_no_snippet_holds_is_still_declined(tmp_path, encoder_present):
+    result = ask("what do I send someone who hasn't paid after 90 days?", tmp_path)
+    assert not any("90" in c.get("quote", {}).get("text", "") for c in result["citations"])
+    assert "90 days" not in result["answer"] or result["status"] == "noMatch"
