@@ -66,10 +66,14 @@ import Testing
         let snippet = try #require(Self.library.snippets.first { $0.title == "Tarif café 🧾" })
         let pipeline = AskPipeline(library: Self.library, sources: FileSystemSnippetSources(fileSystem: Self.files))
         let sentences = pipeline.quotableSentences(of: snippet)
-        // Stable indexes, description first; every sentence is the file's text at its range.
+        // Stable indexes, description first; every sentence is what the snippet shows of the file's text at its range.
         #expect(sentences.map(\.index) == Array(sentences.indices))
         #expect(sentences.first?.field == .description)
-        for sentence in sentences { #expect(fileText(sentence.location.range, .utf16) == sentence.text) }
+        for sentence in sentences {
+            let source = fileText(sentence.location.range, .utf16)
+            #expect(QuotableSentence.shownText(ofSource: source, field: sentence.field, format: snippet.format) == sentence.text)
+        }
+        #expect(sentences.map(\.text).contains("Bonjour name,"))
         let reader = QuoteReader(sources: pipeline.sources)
         var audit = AnswerAudit(question: "café", evidence: [SnippetEvidence(snippet)], facts: AskLibraryFacts.Facts(library: Self.library))
         audit.quotable = reader.quotable(for: [snippet])

@@ -57,8 +57,8 @@ public enum AuditRule: String, Hashable, Sendable, Codable, CaseIterable {
     case noEchoedInstructions = "no-echoed-instructions"
     /// One or two short sentences; an answer cites something, a "nothing fits" cites nothing.
     case answerShape = "answer-shape"
-    /// Every quote is one of its cited snippet's quotable sentences, exactly the text of the snippet's file at the
-    /// sentence's range, and its range in the answer covers exactly it.
+    /// Every quote is one of its cited snippet's quotable sentences, exactly what the snippet shows of its file's text
+    /// at the sentence's range (`QuotableSentence.shownText`), and its range in the answer covers exactly it.
     case quotesExact = "quotes-exact"
 }
 
@@ -136,9 +136,16 @@ public struct AnswerAudit: Sendable {
                 continue
             }
             let sentence = source.sentences[quote.sentence]
-            if sentence.text != quote.text || source.file.text(at: sentence.fileUTF8Range) != quote.text {
-                failures.append(.init(rule: .quotesExact, detail: "the quote is not the text of \(citation.citedID)'s file at its range"))
-            } else if AskText.isInstruction(quote.text) {
+            // What the file holds at the sentence's range now, as the snippet shows it.
+            let held = source.file.text(at: sentence.fileUTF8Range)
+            let shown = held.flatMap { held in
+                candidateByID[citation.citedID].flatMap {
+                    QuotableSentence.shownText(ofSource: held, field: sentence.field, format: $0.snippet.format)
+                }
+            }
+            if sentence.text != quote.text || shown != quote.text {
+                failures.append(.init(rule: .quotesExact, detail: "the quote is not what \(citation.citedID)'s file shows at its range"))
+            } else if AskText.isInstruction(quote.text) || held.map(AskText.isInstruction) == true {
                 failures.append(.init(rule: .quotesExact, detail: "the quote reads as an instruction"))
             }
         }

@@ -1,5 +1,5 @@
 /// Builds answer sentences whose titles come from the snippets themselves, so every name is real and every
-/// citation range is exact by construction; quotes come from the snippets' files, exactly as written.
+/// citation range is exact by construction; quotes come from the snippets' files, as the snippets show them.
 public enum AnswerComposer {
     /// One snippet to name: its identifier and exact title, the layer to name when another named snippet has the
     /// same title, and the sentence of it to quote.

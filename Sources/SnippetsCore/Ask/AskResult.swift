@@ -105,10 +105,11 @@ public struct AskQuote: Hashable, Sendable {
     /// Its number among the snippet's quotable sentences (`AskPipeline.quotableSentences(of:)`).
     public var sentence: Int
     public var field: QuoteField
+    /// The sentence as the snippet shows it (`QuotableSentence.text`): a body line without its snippet syntax.
     public var text: String
     /// UTF-8 offsets into the answer covering exactly `text`.
     public var answerUTF8Range: Range<Int>
-    /// Where it is in the snippet's file, in every position encoding.
+    /// Where its source text is in the snippet's file (snippet syntax included), in every position encoding.
     public var location: SourceLocation
 
     public init(sentence: Int, field: QuoteField, text: String, answerUTF8Range: Range<Int>, location: SourceLocation) {

@@ -6,16 +6,17 @@ public enum QuoteField: String, Hashable, Sendable, Codable, CaseIterable {
     case body
 }
 
-/// A sentence of a snippet that an answer may quote: exactly the text of its file at `location`, so an editor can
-/// highlight it. A snippet's quotable sentences are numbered in order (`index`: description first, then body),
-/// the same numbers for the same file, so a per-question schema can offer them as a choice.
+/// A sentence of a snippet that an answer may quote: what the snippet shows of its file's text at `location` (see
+/// `shownText`), so an editor can highlight its source. A snippet's quotable sentences are numbered in order
+/// (`index`: description first, then body), the same numbers for the same file, so a per-question schema can offer
+/// them as a choice.
 public struct QuotableSentence: Hashable, Sendable {
     public var index: Int
     public var field: QuoteField
-    /// The sentence as written in the file (a body line as written, snippet syntax included where its plain text
-    /// is not in the file verbatim).
+    /// The sentence as the snippet shows it: a description line as written, a body line as inserted (placeholders by
+    /// their text, choices by their first option, tabstops as nothing).
     public var text: String
-    /// Its range in the snippet's file, in every position encoding.
+    /// The range of its source text in the snippet's file (snippet syntax included), in every position encoding.
     public var location: SourceLocation
     /// Its UTF-8 offsets in the file.
     public var fileUTF8Range: Range<Int>
@@ -26,6 +27,16 @@ public struct QuotableSentence: Hashable, Sendable {
         self.text = text
         self.location = location
         self.fileUTF8Range = fileUTF8Range
+    }
+
+    /// What a snippet shows for `source`, the text its file holds at a quote's location: a description's text as
+    /// written; a piece of a body line read as `format` writes it (a JSON string's escapes, UltiSnips' syntax) and
+    /// rendered as the body's plain text (placeholders by their text, choices by their first option, variables as
+    /// the plain body shows them, tabstops and `$0` as nothing), trimmed. Nil when the piece cannot be read alone.
+    public static func shownText(ofSource source: String, field: QuoteField, format: SnippetFormat) -> String? {
+        guard field == .body else { return source }
+        guard let body = FormatRegistry.format(format).bodyQuoting.bodyText(source) else { return nil }
+        return AskWords.plainText(ofBody: body).trimmingWhitespace()
     }
 }
 
@@ -150,13 +161,17 @@ enum QuoteFinder {
     static let maximumEntryBytes = 256 * 1024
 
     /// The quotable sentences of `snippet` in `file` (its file as read now): each line of its description and
-    /// body (split into sentences when long) that occurs in the entry's text exactly as written, in order;
-    /// never a sentence that reads as an instruction to an assistant. Empty when the file no longer holds it.
+    /// body (split into sentences when long) found in the entry's text, in order. A description line is quoted as
+    /// the file has it; a body line is found as the file writes it (its snippet syntax, else its plain text) and
+    /// quoted as what it shows (`QuotableSentence.shownText`), only where that is the body's plain text: a line that
+    /// shows nothing (`$0`) or only a mirror of another line's text is not quoted. Never a sentence that reads as an
+    /// instruction to an assistant. Empty when the file no longer holds the snippet.
     static func sentences(of snippet: Snippet, in file: QuoteFile) -> [QuotableSentence] {
         let range = snippet.location.range
         guard let entryRange = entryRange(of: snippet, in: file) else { return [] }
         let (start, end) = (entryRange.lowerBound, entryRange.upperBound)
         let entry = Array(file.bytes[start..<end])
+        let plainBody = AskWords.plainText(ofBody: snippet.body)
         var found: [(field: QuoteField, text: String, range: Range<Int>)] = []
         func add(_ lines: [[String]], field: QuoteField, from cursor: Int) {
             var cursor = cursor
@@ -164,17 +179,22 @@ enum QuoteFinder {
                 for variant in variants {
                     let pieces = pieces(of: variant)
                     guard !pieces.isEmpty else { continue }
-                    var matched: [(String, Range<Int>)] = []
+                    var matched: [(shown: String, range: Range<Int>)] = []
                     var position = cursor
                     for piece in pieces {
-                        guard let match = find(Array(piece.utf8), in: entry, from: position) else { break }
-                        matched.append((piece, match))
+                        guard let match = find(Array(piece.utf8), in: entry, from: position),
+                            let shown = QuotableSentence.shownText(ofSource: piece, field: field, format: snippet.format),
+                            field == .description || shown.isEmpty || plainBody.contains(shown)
+                        else { break }
+                        matched.append((shown, match))
                         position = match.upperBound
                     }
                     // Whether a piece reads as an instruction is asked only of pieces the file holds.
-                    guard matched.count == pieces.count, !pieces.contains(where: AskText.isInstruction) else { continue }
-                    for (piece, match) in matched {
-                        found.append((field, piece, (start + match.lowerBound)..<(start + match.upperBound)))
+                    guard matched.count == pieces.count,
+                        !pieces.contains(where: AskText.isInstruction), !matched.contains(where: { AskText.isInstruction($0.shown) })
+                    else { continue }
+                    for (shown, match) in matched where isQuotable(shown) {
+                        found.append((field, shown, (start + match.lowerBound)..<(start + match.upperBound)))
                     }
                     cursor = position
                     break
@@ -185,11 +205,13 @@ enum QuoteFinder {
             let lines = description.split(separator: "\n", omittingEmptySubsequences: false).map { [String($0)] }
             add(lines, field: .description, from: find(Array("\"description\"".utf8), in: entry, from: 0)?.upperBound ?? 0)
         }
-        // The body's lines as their plain text where the file holds that, else as written (with snippet syntax).
+        // Each body line as its file writes it, snippet syntax and all (so its range covers its source), else as its
+        // plain text (a format whose syntax is not LSP's, where the file holds that verbatim).
+        let written = FormatRegistry.format(snippet.format).bodyQuoting.written
         let bodyLines = snippet.body.split(separator: "\n", omittingEmptySubsequences: false).map { line -> [String] in
-            let raw = String(line)
-            let plain = AskWords.plainText(ofBody: raw)
-            return plain == raw ? [raw] : [plain, raw]
+            let raw = written(String(line))
+            let plain = written(AskWords.plainText(ofBody: String(line)))
+            return plain == raw ? [raw] : [raw, plain]
         }
         let bodyStart = find(Array("\"body\"".utf8), in: entry, from: 0)?.upperBound
             ?? entry.firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
@@ -205,6 +227,11 @@ enum QuoteFinder {
         }
     }
 
+    /// Whether `shown`, what a piece of a line shows, may be quoted: a letter or digit, and not too long.
+    static func isQuotable(_ shown: String) -> Bool {
+        shown.count <= maximumLength && shown.contains { $0.isLetter || $0.isNumber }
+    }
+
     /// The UTF-8 offsets of `snippet`'s entry in `file`; nil when they are outside it, or the entry is larger than
     /// `maximumEntryBytes`.
     static func entryRange(of snippet: Snippet, in file: QuoteFile) -> Range<Int>? {
@@ -216,15 +243,15 @@ enum QuoteFinder {
         return start..<end
     }
 
-    /// The quotable pieces of one line: the line trimmed, or its sentences when it is longer than
-    /// `maximumLength`; pieces without a letter or digit, or too long, are left out (and those reading as
-    /// instructions, once found in the file).
+    /// The pieces of one line to find in the file: the line trimmed, or its sentences when it is longer than
+    /// `maximumLength`; pieces without a letter or digit, or too long even with their syntax, are left out (and,
+    /// once found in the file, those that read as instructions or show nothing quotable).
     static func pieces(of line: String) -> [String] {
         let trimmed = line.trimmingWhitespace()
         guard !trimmed.isEmpty else { return [] }
         let pieces = trimmed.count <= maximumLength ? [trimmed] : AskText.sentences(in: trimmed)
         return pieces.filter { piece in
-            piece.utf8.count <= 4 * maximumLength && piece.count <= maximumLength && piece.contains { $0.isLetter || $0.isNumber }
+            piece.utf8.count <= 4 * maximumLength && piece.contains { $0.isLetter || $0.isNumber }
         }
     }
 

@@ -120,6 +120,8 @@ public struct SnippetFileFormat: Sendable {
     let hiddenFileNames: Set<String>
     /// What a directory's entries (`names`) say about reading it and the files under it; nil for nothing.
     let directoryRule: (@Sendable (_ directory: String, _ names: [String], _ root: String) -> DirectoryRule?)?
+    /// How it writes a body line in its files, so that a quote can be found there and read back.
+    let bodyQuoting: BodyQuoting
 
     init(
         format: SnippetFormat, name: String, nameSuffixes: [String]?, watchGlobs: [String], readsByPlace: Bool,
@@ -128,8 +130,10 @@ public struct SnippetFileFormat: Sendable {
         claim: (@Sendable (_ context: SnippetFileContext, _ text: String) -> SnippetFileContext?)? = nil,
         read: @escaping @Sendable (_ source: SnippetFileSource) -> SnippetFileReading,
         hiddenFileNames: Set<String> = [],
-        directoryRule: (@Sendable (_ directory: String, _ names: [String], _ root: String) -> DirectoryRule?)? = nil
+        directoryRule: (@Sendable (_ directory: String, _ names: [String], _ root: String) -> DirectoryRule?)? = nil,
+        bodyQuoting: BodyQuoting = .asWritten
     ) {
+        self.bodyQuoting = bodyQuoting
         self.hiddenFileNames = hiddenFileNames
         self.directoryRule = directoryRule
         self.format = format
@@ -142,6 +146,19 @@ public struct SnippetFileFormat: Sendable {
         self.claim = claim
         self.read = read
     }
+}
+
+/// How one format writes a body line in its files, for quoting (`QuoteFinder`): from a line of the body's LSP text
+/// to the file's text for it (to find the line in its entry), and back (to read what a quote's range holds).
+struct BodyQuoting: Sendable {
+    /// The file's text for a body line (LSP snippet syntax), as the format most likely writes it.
+    let written: @Sendable (_ line: String) -> String
+    /// The LSP snippet text that a piece of one body line stands for, given as the file writes it; nil when the
+    /// piece cannot be read on its own.
+    let bodyText: @Sendable (_ written: String) -> String?
+
+    /// LSP snippet syntax, written as is.
+    static let asWritten = BodyQuoting(written: { $0 }, bodyText: { $0 })
 }
 
 /// One snippet file as a reader gets it: its bytes, checked to be UTF-8 text without NUL bytes, and how it is read.

@@ -18,7 +18,9 @@ extension SnippetFileFormat {
             let output = SnipMateReader.read(
                 text: source.text, uri: source.uri, path: source.path, context: source.context, checkBody: source.checkBody)
             return SnippetFileReading(file: output.file, overrides: output.overrides)
-        })
+        },
+        bodyQuoting: BodyQuoting(
+            written: { $0 }, bodyText: { SnipMateBodyConverter.convert(lines: [(text: Substring($0), offset: 0)]).text }))
 }
 
 /// Reads SnipMate `*.snippets` and `*.snippet` files as honza/vim-snippets writes them.

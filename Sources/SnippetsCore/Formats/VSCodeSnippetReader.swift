@@ -21,7 +21,10 @@ extension SnippetFileFormat {
                 file: VSCodeSnippetReader.read(
                     bytes: source.bytes, text: source.text, uri: source.uri, path: source.path, context: source.context,
                     checkBody: source.checkBody))
-        })
+        },
+        bodyQuoting: BodyQuoting(
+            written: VSCodeSnippetReader.jsonStringContent(of:),
+            bodyText: { written in (try? JSONC.parse(Array("\"\(written)\"".utf8)).get())?.stringValue }))
 }
 
 /// Reads VS Code snippet files (`*.json`, `*.code-snippets`) as VS Code does:
@@ -36,6 +39,26 @@ extension SnippetFileFormat {
 ///   the snippet with an error; an empty body drops it with a warning; unknown keys get a note.
 enum VSCodeSnippetReader {
     static let knownKeys: Set<String> = ["prefix", "body", "description", "scope", "isFileTemplate", "include", "exclude"]
+
+    /// `text` as the content of a JSON string (between its quotes), escaped as JSON writers escape it.
+    static func jsonStringContent(of text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\t": result += "\\t"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
 
     static func read(
         bytes: [UInt8], text: String, uri: String, path: String, context: SnippetFileContext,

@@ -146,9 +146,9 @@ public struct AskEvaluation: Sendable {
     }
 
     /// Judges one answer from the wire result (UTF-16 ranges, as a client sees them) and the library.
-    /// A quote is grounded when its range covers exactly its text in the answer and its text is exactly the
-    /// snippet file's text at its location (read again through `sources`); quotes are then left out of the prose
-    /// that is judged for titles and numbers.
+    /// A quote is grounded when its range covers exactly its text in the answer and its text is exactly what the
+    /// snippet shows of its file's text at its location (read again through `sources`, see
+    /// `QuotableSentence.shownText`); quotes are then left out of the prose that is judged for titles and numbers.
     static func judge(
         _ probe: ProbeBattery.Probe, result: AskResult, library: SnippetLibrary, sources: (any SnippetSources)? = nil
     ) -> ProbeOutcome {
@@ -156,7 +156,8 @@ public struct AskEvaluation: Sendable {
         let utf16 = Array(wire.answer.utf16)
         var quoteRanges: [Range<Int>] = []
         var quotesGrounded = true
-        for quote in wire.citations.compactMap(\.quote) {
+        for citation in wire.citations {
+            guard let quote = citation.quote else { continue }
             let range = quote.answerRange
             guard range.start >= 0, range.start <= range.end, range.end <= utf16.count,
                 String(decoding: utf16[range.start..<range.end], as: UTF16.self) == quote.text
@@ -169,8 +170,10 @@ public struct AskEvaluation: Sendable {
                 let file = sources.bytes(ofFileAt: quote.location.uri).map { LineTable(String(decoding: $0, as: UTF8.self)) }
                 let start = file.map { $0.utf8Offset(of: quote.location.range.start, in: .utf16) }
                 let end = file.map { $0.utf8Offset(of: quote.location.range.end, in: .utf16) }
-                if let file, let start, let end, start <= end {
-                    if String(file.slice(start..<end)) != quote.text { quotesGrounded = false }
+                let snippet = library.snippet(withID: SnippetID(rawValue: citation.id))
+                if let file, let start, let end, start <= end, let snippet, let field = QuoteField(rawValue: quote.field) {
+                    let shown = QuotableSentence.shownText(ofSource: String(file.slice(start..<end)), field: field, format: snippet.format)
+                    if shown != quote.text { quotesGrounded = false }
                 } else {
                     quotesGrounded = false
                 }

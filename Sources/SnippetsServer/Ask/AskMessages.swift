@@ -66,7 +66,8 @@ public struct AskResponse: Codable, Hashable, Sendable {
 
     /// A quoted sentence of a cited snippet.
     public struct Quote: Codable, Hashable, Sendable {
-        /// Exactly the text of the snippet's file at `location`.
+        /// What the snippet shows of its file's text at `location`: a body line as inserted (placeholders by their
+        /// text, choices by their first option, tabstops as nothing), a description line as written.
         public var text: String
         /// Its number among the snippet's quotable sentences (description first, then body; 0-based).
         public var sentence: Int
@@ -74,7 +75,8 @@ public struct AskResponse: Codable, Hashable, Sendable {
         public var field: String
         /// Covers exactly `text` in `answer`.
         public var answerRange: AnswerRange
-        /// Where the sentence is in the snippet's file, for the editor to highlight.
+        /// Where the sentence's source text (snippet syntax included) is in the snippet's file, for the editor to
+        /// highlight.
         public var location: LSPLocation
     }
 

@@ -177,7 +177,7 @@ struct MCPTools: Sendable {
         description: """
             Answer a question from the user's own snippet library, grounded: the answer names only real snippets, each \
             cited with its id, exact title, file location (range), layer, layer revision and content hash; a quoted \
-            sentence is exactly the text of the snippet's file at its range. When nothing fits, status is `noMatch` and \
+            sentence is what the snippet shows (placeholders by their text) of its file's text at its range. When nothing fits, status is `noMatch` and \
             `reason` says why, rather than a near miss. Report the answer as given, insert a cited snippet's body \
             (`get_snippet` with its id) as given, and cite its id. Ranges are in UTF-16 code units, lines from 0. The \
             same result as the editor's snippets/ask.

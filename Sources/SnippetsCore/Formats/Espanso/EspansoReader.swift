@@ -10,7 +10,14 @@ extension SnippetFileFormat {
         readsByPlace: true,
         checkNote: "shell and script variables are never run (each becomes a placeholder, noted); matches apply to every language",
         recognize: { path, root in EspansoReader.context(forFileAt: path, root: root) },
-        read: { EspansoReader.read($0) })
+        read: { EspansoReader.read($0) },
+        // A replacement's text is literal but for `{{…}}` references and the `$|$` cursor, whose text is another
+        // match's or variable's: a piece holding one is not read on its own.
+        bodyQuoting: BodyQuoting(
+            written: { $0 },
+            bodyText: { written in
+                written.contains("{{") || written.contains("$|$") ? nil : EspansoReplacement.escaped(written)
+            }))
 }
 
 /// Reads espanso 2.x match files: a configuration folder's `match/**/*.yml` and hub packages (`package.yml` and

@@ -27,7 +27,9 @@ extension SnippetFileFormat {
         read: { source in
             UltiSnipsReader.read(
                 text: source.text, uri: source.uri, path: source.path, context: source.context, checkBody: source.checkBody)
-        })
+        },
+        bodyQuoting: BodyQuoting(
+            written: { $0 }, bodyText: { UltiSnipsBodyConverter.convert(lines: [(text: Substring($0), offset: 0)]).text }))
 }
 
 /// The UltiSnips reader's short names for its `DiagnosticCode` cases.

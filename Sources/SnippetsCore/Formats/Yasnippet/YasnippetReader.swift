@@ -24,7 +24,8 @@ extension SnippetFileFormat {
                     checkBody: source.checkBody))
         },
         hiddenFileNames: [YasnippetPlace.parentsFileName],
-        directoryRule: YasnippetPlace.directoryRule(_:names:root:))
+        directoryRule: YasnippetPlace.directoryRule(_:names:root:),
+        bodyQuoting: BodyQuoting(written: { $0 }, bodyText: { YasnippetBodyConverter.convert(Substring($0), at: 0).text }))
 }
 
 /// Reads one yasnippet file (`snippets/<major-mode>/<file>`), as yasnippet 0.14's `yas--parse-template` does.
