@@ -25,9 +25,12 @@ let testCacheDirectory = FileManager.default.temporaryDirectory
     .appendingPathComponent("snippets-lsp-tests-\(ProcessInfo.processInfo.processIdentifier)/cache").path
 
 /// Runs `snippets-lsp ARGUMENTS` in-process: its exit status and both streams. `XDG_STATE_HOME` is
-/// `testStateDirectory` unless the environment names one.
+/// `testStateDirectory` unless the environment names one. Meaning search is off (`SNIPPETS_ENCODER=off`) unless the
+/// environment names an encoder: these tests pin the word pipeline's answers, and the encoder file beside the test
+/// binary would otherwise be found; asking by meaning has its own tests.
 func runCommand(_ arguments: [String], environment: [String: String] = [:]) async -> (status: Int32, out: String, err: String) {
     var environment = environment
+    if environment["SNIPPETS_ENCODER"] == nil { environment["SNIPPETS_ENCODER"] = "off" }
     if environment["XDG_STATE_HOME"] == nil { environment["XDG_STATE_HOME"] = testStateDirectory }
     if environment["XDG_CACHE_HOME"] == nil { environment["XDG_CACHE_HOME"] = testCacheDirectory }
     let captured = CapturedOutput()
