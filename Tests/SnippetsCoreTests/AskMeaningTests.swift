@@ -28,7 +28,7 @@ let meaningConcepts = ConceptEmbedder(concepts: [
     ["address", "live", "postal", "home", "where"],
     ["log", "logging", "logger", "logs"],
     ["bash", "strict", "shell", "pipefail"],
-    ["price", "rate", "charge", "cost", "day"],
+    ["price", "rate", "charge", "cost", "day", "fee"],
     ["signature", "sign"],
 ])
 
@@ -71,12 +71,20 @@ struct AskMeaningTests {
         #expect(result.meaning == AskMeaning(state: .off, embedded: 0, total: 0, note: "no encoder file"))
     }
 
-    @Test func aFigureTheMeaningMatchLacksIsAFalsePremise() async throws {
-        // Near in meaning to the rate card, but €900 is in no snippet.
-        let result = try await meaningPipeline(library).answer(AskRequest(question: "how much do I charge, is it €900?"))
+    @Test func aNameTheMeaningMatchLacksIsAFalsePremise() async throws {
+        // Near in meaning to the home address, but Tokyo is in no snippet.
+        let result = try await meaningPipeline(library).answer(AskRequest(question: "where do I live in Tokyo"))
         #expect(result.citations.isEmpty)
         #expect(result.reason?.code == .premiseNotFound)
-        #expect(result.reason?.message.contains("€900") == true)
+        #expect(result.reason?.message.contains("Tokyo") == true)
+        #expect(result.candidates.map(\.title).contains("Home address"))
+    }
+
+    @Test func aQuestionAskingForAFigureIsNeverAnsweredByMeaningAlone() async throws {
+        // Near in meaning to the rate card; a near snippet's price would read exactly like the right one.
+        let result = try await meaningPipeline(library).answer(AskRequest(question: "what is my fee?"))
+        #expect(!result.foundByMeaning)
+        #expect(!result.answer.contains("€680"))
     }
 
     @Test func noClearLeadNamesNothing() async throws {
@@ -145,8 +153,12 @@ struct MeaningStoreTests {
         let first = askLibrary([("Home address", "Postal address", "Berlin"), ("Email signature", "Sign-off", "Mira")])
         #expect(MeaningEmbedding.run(library: first, facts: AskLibraryFacts(library: first), embedder: embedder, vectors: vectors) == 2)
         #expect(MeaningEmbedding.run(library: first, facts: AskLibraryFacts(library: first), embedder: embedder, vectors: vectors) == 0)
-        let edited = askLibrary([("Home address", "Postal address", "Hamburg"), ("Email signature", "Sign-off", "Mira")])
+        // What is embedded changed (the description): that snippet alone is embedded again.
+        let edited = askLibrary([("Home address", "Postal address in Germany", "Berlin"), ("Email signature", "Sign-off", "Mira")])
         #expect(MeaningEmbedding.run(library: edited, facts: AskLibraryFacts(library: edited), embedder: embedder, vectors: vectors) == 1)
+        // A body edit of a snippet with a description changes nothing embedded (the description says what it is for).
+        let bodyEdited = askLibrary([("Home address", "Postal address in Germany", "Hamburg"), ("Email signature", "Sign-off", "Mira")])
+        #expect(MeaningEmbedding.run(library: bodyEdited, facts: AskLibraryFacts(library: bodyEdited), embedder: embedder, vectors: vectors) == 0)
     }
 
     @Test func calibrationIsMadeFromTheLibraryAndChangesWithIt() {
