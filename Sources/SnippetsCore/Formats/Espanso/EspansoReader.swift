@@ -154,14 +154,14 @@ enum EspansoReader {
 
     /// Whether the file lies beside a hub package's `_manifest.yml`.
     static func isBesideManifest(_ source: SnippetFileSource) -> Bool {
-        if case .text = source.readRelated(LibraryPath.join(LibraryPath.parent(source.path), "_manifest.yml")) { return true }
+        if case .text = source.related.file(LibraryPath.join(LibraryPath.parent(source.path), "_manifest.yml")) { return true }
         return false
     }
 
-    /// The hub package's name, from `_manifest.yml` beside the file (the only thing read from it).
+    /// The hub package's name, from `_manifest.yml` beside the file (the only thing read from it; read and parsed
+    /// once per load, however many files lie beside it).
     static func packageName(_ source: SnippetFileSource) -> String? {
-        guard case .text(let text, _) = source.readRelated(LibraryPath.join(LibraryPath.parent(source.path), "_manifest.yml")),
-            case .success(let manifest?) = YAML.parse(Array(text.utf8))
+        guard case .success(let manifest?) = source.related.yaml(LibraryPath.join(LibraryPath.parent(source.path), "_manifest.yml")).yaml
         else { return nil }
         return manifest.member("name")?.value.string
     }
@@ -200,7 +200,8 @@ enum EspansoReader {
                         at: offset)
                     return
                 }
-                switch source.readRelated(path) {
+                let (file, parsed, table) = source.related.yaml(path)
+                switch file {
                 case .unreadable(let reason):
                     groups[current].sink.add(.warning, .espansoImportUnreadable, "'\(relative)' could not be read: \(reason)", at: offset)
                 case .text(let text, let canonical):
@@ -211,9 +212,9 @@ enum EspansoReader {
                         continue
                     }
                     let uri = DocumentURI(filePath: path).stringValue
-                    var sink = DiagnosticSink(uri: uri, table: LineTable(text))
+                    var sink = DiagnosticSink(uri: uri, table: table ?? LineTable(text))
                     var node: YAMLNode?
-                    switch YAML.parse(Array(text.utf8)) {
+                    switch parsed ?? YAML.parse(Array(text.utf8)) {
                     case .success(let root): node = root
                     case .failure(let error):
                         sink.add(.error, .yamlSyntax, "\(error.message); nothing in this imported file was read", at: error.offset)
