@@ -117,14 +117,15 @@ enum EspansoReader {
             }
         }
         // Imported files' globals first, the file's own last, so its own win a name they share.
-        let globals = groups.dropFirst().flatMap(\.globals) + groups[0].globals
+        let globals = EspansoReplacement.byName(groups.dropFirst().flatMap(\.globals) + groups[0].globals)
         var byTrigger: [String: EspansoReplacement.Nested] = [:]
         for index in groups.indices.reversed() {
             for entry in groups[index].root?.member("matches")?.value.items ?? [] {
                 guard let replace = entry.member("replace")?.value.scalar, !replace.isNull else { continue }
                 var scratch = DiagnosticSink(uri: groups[index].uri, table: groups[index].sink.table)
                 let vars = variables(entry.member("vars")?.value, sink: &scratch, group: index)
-                for trigger in triggers(of: entry) { byTrigger[trigger] = .init(scalar: replace, vars: vars, group: index) }
+                let byName = EspansoReplacement.byName(vars)
+                for trigger in triggers(of: entry) { byTrigger[trigger] = .init(scalar: replace, vars: byName, group: index) }
             }
         }
         let package = packageName(source)
@@ -294,7 +295,7 @@ enum EspansoReader {
     }
 
     static func readMatches(
-        of group: inout Group, globals: [EspansoReplacement.Variable],
+        of group: inout Group, globals: [String: EspansoReplacement.Variable],
         byTrigger: [String: EspansoReplacement.Nested], package: String?,
         seed: SnippetID.FileSeed, checkBody: SnippetBodyChecker?, occurrences: inout [String: Int], into snippets: inout [Snippet],
         groupIndex: Int, said: inout Set<String>, elsewhere: inout [EspansoReplacement.Note], fileBytesLeft: inout Int
@@ -320,7 +321,7 @@ enum EspansoReader {
     }
 
     static func readMatch(
-        _ entry: YAMLNode, members: [YAMLMember], group: inout Group, globals: [EspansoReplacement.Variable],
+        _ entry: YAMLNode, members: [YAMLMember], group: inout Group, globals: [String: EspansoReplacement.Variable],
         byTrigger: [String: EspansoReplacement.Nested], package: String?,
         seed: SnippetID.FileSeed, checkBody: SnippetBodyChecker?, occurrences: inout [String: Int], groupIndex: Int,
         said: inout Set<String>, elsewhere: inout [EspansoReplacement.Note], fileBytesLeft: inout Int
