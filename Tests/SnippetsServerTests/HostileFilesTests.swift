@@ -307,3 +307,45 @@ final class HandMadeRepository: Sendable {
         #expect(try JSONValue.parse(Array(json.out.utf8)) == ["forgotten": 0, "leftReadOnly": [["file": .string(teamLearned), "words": 2]]])
     }
 }
+
+/// Every reader is near-linear in its input: the lookups made per item (an espanso reference's variable, a
+/// `.yas-parents` name) are hashed. Eight times the input should cost about eight times as much; quadratic, 64.
+struct LinearReaderTests {
+    /// One espanso match of `count` references to undefined names (which use no expansion budget) in a file of
+    /// `count` global variables: each reference scanned every global.
+    static func espansoFile(_ count: Int) -> [String: String] {
+        let globals = (0..<count).map { "  - name: g\($0)\n    type: echo\n    params:\n      echo: x\n" }.joined()
+        let references = (0..<count).map { "{{u\($0)}}" }.joined()
+        return ["/esp/match/base.yml": "global_vars:\n" + globals + "matches:\n  - trigger: \":a\"\n    replace: \"\(references)\"\n"]
+    }
+
+    @Test func espansoReferencesCostTimeLinearInTheirCount() throws {
+        let small = Self.espansoFile(1_000)
+        let large = Self.espansoFile(8_000)
+        let load = { (files: [String: String]) in
+            _ = LibraryLoader(fileSystem: InMemoryFileSystem(files: files)).load(paths: ["/esp"])
+        }
+        let smallCost = try leastCPU { load(small) }
+        let largeCost = try leastCPU { load(large) }
+        let ratio = Double(largeCost) / Double(smallCost)
+        #expect(ratio < 24, "1,000: \(smallCost / 1_000_000) ms, 8,000: \(largeCost / 1_000_000) ms, ratio \(ratio) (linear: about 8)")
+    }
+
+    @Test func aYasParentsFileCostsTimeLinearInItsNames() throws {
+        func files(_ count: Int) -> [String: String] {
+            [
+                "/lib/snippets/python-mode/.yas-parents": (0..<count).map { "m\($0)-mode" }.joined(separator: " "),
+                "/lib/snippets/python-mode/a": "# name: a\n# key: a\n# --\na",
+            ]
+        }
+        let small = files(1_000)
+        let large = files(8_000)
+        let load = { (files: [String: String]) in
+            _ = LibraryLoader(fileSystem: InMemoryFileSystem(files: files)).load(paths: ["/lib"])
+        }
+        let smallCost = try leastCPU { load(small) }
+        let largeCost = try leastCPU { load(large) }
+        let ratio = Double(largeCost) / Double(smallCost)
+        #expect(ratio < 24, "1,000: \(smallCost / 1_000_000) ms, 8,000: \(largeCost / 1_000_000) ms, ratio \(ratio) (linear: about 8)")
+    }
+}

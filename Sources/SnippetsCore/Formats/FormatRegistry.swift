@@ -170,8 +170,9 @@ struct SnippetFileSource {
     var context: SnippetFileContext
     /// How bodies are checked; nil skips checking.
     var checkBody: SnippetBodyChecker?
-    /// Reads another file this one names (espanso's `imports`) through the loader's file system and size limit.
-    var readRelated: @Sendable (_ path: String) -> RelatedFile = { _ in .unreadable("no file system to read it from") }
+    /// Other files this one names (espanso's `imports`, `_manifest.yml`), read through the loader's file system and
+    /// size limit, once per load.
+    var related = RelatedFiles { _ in .unreadable("no file system to read it from") }
     /// A path with links and `.`/`..` resolved, through the loader's file system.
     var canonicalPath: @Sendable (_ path: String) -> String? = { $0 }
 }

@@ -86,7 +86,7 @@ public struct LibraryLoader: Sendable {
     }
 
     /// Reads one file: size limit, bytes, text checks, then the format's reader.
-    func readFile(at path: String, context: SnippetFileContext, knownSize: Int? = nil) -> (
+    func readFile(at path: String, context: SnippetFileContext, knownSize: Int? = nil, related: RelatedFiles? = nil) -> (
         file: SnippetFile, overrides: [SnippetOverride]
     ) {
         let uri = DocumentURI(filePath: path).stringValue
@@ -140,7 +140,7 @@ public struct LibraryLoader: Sendable {
         let reading = FormatRegistry.format(context.format).read(
             SnippetFileSource(
                 bytes: bytes, text: text, uri: uri, path: path, context: context, checkBody: checkBody,
-                readRelated: relatedFileReader, canonicalPath: { [fileSystem] in fileSystem.canonicalPath(of: $0) }))
+                related: related ?? RelatedFiles(read: relatedFileReader), canonicalPath: { [fileSystem] in fileSystem.canonicalPath(of: $0) }))
         var file = reading.file
         file.diagnostics.sort { $0.position < $1.position }
         file.contentHash = FNV1a.hash(bytes)
@@ -191,11 +191,14 @@ public struct LibraryLoader: Sendable {
         var layer = ""
         /// Canonical paths of the files and directories read, so nothing is read twice.
         var seen: Set<String> = []
+        /// The files snippet files name, shared by every file this load reads.
+        let related: RelatedFiles
         /// Files found by the walk, in walk order, read afterwards (in parallel) by `readPendingFiles`.
         var pending: [(path: String, context: SnippetFileContext, size: Int?)] = []
 
         init(loader: LibraryLoader) {
             self.loader = loader
+            self.related = RelatedFiles(read: loader.relatedFileReader)
         }
 
         var fileSystem: any LibraryFileSystem { loader.fileSystem }
@@ -266,6 +269,7 @@ public struct LibraryLoader: Sendable {
             pending = []
             guard !reads.isEmpty else { return }
             let loader = loader
+            let related = related
             let results = UnsafeMutableBufferPointer<(file: SnippetFile, overrides: [SnippetOverride])?>.allocate(capacity: reads.count)
             results.initialize(repeating: nil)
             defer {
@@ -276,7 +280,7 @@ public struct LibraryLoader: Sendable {
             nonisolated(unsafe) let slots = results
             DispatchQueue.concurrentPerform(iterations: reads.count) { number in
                 let read = reads[number]
-                slots[number] = loader.readFile(at: read.path, context: read.context, knownSize: read.size)
+                slots[number] = loader.readFile(at: read.path, context: read.context, knownSize: read.size, related: related)
             }
             for case let result? in results {
                 for override in result.overrides { overrides.append((files.count, override)) }

@@ -117,6 +117,7 @@ public enum BenchCommand: SnippetsCommand {
             context.print("long numbers:    \(longNumberFigures())")
             context.print("regex transforms: \(hostileTransformFigures())")
             context.print("espanso globals: \(espansoExpansionFigures())")
+            context.print("espanso manifest: \(espansoManifestFigures())")
         }
 
         let questions = BenchQueries.questions(from: library, count: askCount)

@@ -129,4 +129,24 @@ extension BenchCommand {
             + "ratio \(String(format: "%.2f", Double(large.nanoseconds) / Double(max(small.nanoseconds, 1)))) CPU, "
             + "\(String(format: "%.2f", Double(large.bytes) / Double(max(small.bytes, 1)))) bytes (bounded: about 1)"
     }
+
+    /// Loading an espanso package of 50 small files beside a 1 MB `_manifest.yml`, then of twice both, in CPU time:
+    /// about 2 when the manifest is read and parsed once per load (`RelatedFiles`), 4 when once per file beside it.
+    static func espansoManifestFigures(files count: Int = 50) -> String {
+        func load(_ count: Int) -> UInt64 {
+            let padding = String(repeating: "# padding\n", count: 2_000 * count)
+            var files = ["/bench/match/packages/p/_manifest.yml": "name: p\n" + padding]
+            for number in 0..<count {
+                files["/bench/match/packages/p/f\(number).yml"] = "matches:\n  - trigger: \":f\(number)\"\n    replace: x\n"
+            }
+            let loader = LibraryLoader(fileSystem: InMemoryFileSystem(files: files))
+            let start = processCPUNanoseconds()
+            _ = loader.load(paths: ["/bench"])
+            return processCPUNanoseconds() - start
+        }
+        let small = load(count)
+        let large = load(count * 2)
+        return "\(count) files CPU \(milliseconds(small)) ms, 2x files and manifest CPU \(milliseconds(large)) ms, "
+            + "ratio \(String(format: "%.2f", Double(large) / Double(max(small, 1)))) (linear: about 2)"
+    }
 }

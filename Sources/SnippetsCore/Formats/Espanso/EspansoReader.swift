@@ -124,14 +124,15 @@ enum EspansoReader {
             }
         }
         // Imported files' globals first, the file's own last, so its own win a name they share.
-        let globals = groups.dropFirst().flatMap(\.globals) + groups[0].globals
+        let globals = EspansoReplacement.byName(groups.dropFirst().flatMap(\.globals) + groups[0].globals)
         var byTrigger: [String: EspansoReplacement.Nested] = [:]
         for index in groups.indices.reversed() {
             for entry in groups[index].root?.member("matches")?.value.items ?? [] {
                 guard let replace = entry.member("replace")?.value.scalar, !replace.isNull else { continue }
                 var scratch = DiagnosticSink(uri: groups[index].uri, table: groups[index].sink.table)
                 let vars = variables(entry.member("vars")?.value, sink: &scratch, group: index)
-                for trigger in triggers(of: entry) { byTrigger[trigger] = .init(scalar: replace, vars: vars, group: index) }
+                let byName = EspansoReplacement.byName(vars)
+                for trigger in triggers(of: entry) { byTrigger[trigger] = .init(scalar: replace, vars: byName, group: index) }
             }
         }
         let package = packageName(source)
@@ -161,14 +162,14 @@ enum EspansoReader {
 
     /// Whether the file lies beside a hub package's `_manifest.yml`.
     static func isBesideManifest(_ source: SnippetFileSource) -> Bool {
-        if case .text = source.readRelated(LibraryPath.join(LibraryPath.parent(source.path), "_manifest.yml")) { return true }
+        if case .text = source.related.file(LibraryPath.join(LibraryPath.parent(source.path), "_manifest.yml")) { return true }
         return false
     }
 
-    /// The hub package's name, from `_manifest.yml` beside the file (the only thing read from it).
+    /// The hub package's name, from `_manifest.yml` beside the file (the only thing read from it; read and parsed
+    /// once per load, however many files lie beside it).
     static func packageName(_ source: SnippetFileSource) -> String? {
-        guard case .text(let text, _) = source.readRelated(LibraryPath.join(LibraryPath.parent(source.path), "_manifest.yml")),
-            case .success(let manifest?) = YAML.parse(Array(text.utf8))
+        guard case .success(let manifest?) = source.related.yaml(LibraryPath.join(LibraryPath.parent(source.path), "_manifest.yml")).yaml
         else { return nil }
         return manifest.member("name")?.value.string
     }
@@ -207,7 +208,8 @@ enum EspansoReader {
                         at: offset)
                     return
                 }
-                switch source.readRelated(path) {
+                let (file, parsed, table) = source.related.yaml(path)
+                switch file {
                 case .unreadable(let reason):
                     groups[current].sink.add(.warning, .espansoImportUnreadable, "'\(relative)' could not be read: \(reason)", at: offset)
                 case .text(let text, let canonical):
@@ -218,9 +220,9 @@ enum EspansoReader {
                         continue
                     }
                     let uri = DocumentURI(filePath: path).stringValue
-                    var sink = DiagnosticSink(uri: uri, table: LineTable(text))
+                    var sink = DiagnosticSink(uri: uri, table: table ?? LineTable(text))
                     var node: YAMLNode?
-                    switch YAML.parse(Array(text.utf8)) {
+                    switch parsed ?? YAML.parse(Array(text.utf8)) {
                     case .success(let root): node = root
                     case .failure(let error):
                         sink.add(.error, .yamlSyntax, "\(error.message); nothing in this imported file was read", at: error.offset)
@@ -300,7 +302,7 @@ enum EspansoReader {
     }
 
     static func readMatches(
-        of group: inout Group, globals: [EspansoReplacement.Variable],
+        of group: inout Group, globals: [String: EspansoReplacement.Variable],
         byTrigger: [String: EspansoReplacement.Nested], package: String?,
         seed: SnippetID.FileSeed, checkBody: SnippetBodyChecker?, occurrences: inout [String: Int], into snippets: inout [Snippet],
         groupIndex: Int, said: inout Set<String>, elsewhere: inout [EspansoReplacement.Note], fileBytesLeft: inout Int
@@ -326,7 +328,7 @@ enum EspansoReader {
     }
 
     static func readMatch(
-        _ entry: YAMLNode, members: [YAMLMember], group: inout Group, globals: [EspansoReplacement.Variable],
+        _ entry: YAMLNode, members: [YAMLMember], group: inout Group, globals: [String: EspansoReplacement.Variable],
         byTrigger: [String: EspansoReplacement.Nested], package: String?,
         seed: SnippetID.FileSeed, checkBody: SnippetBodyChecker?, occurrences: inout [String: Int], groupIndex: Int,
         said: inout Set<String>, elsewhere: inout [EspansoReplacement.Note], fileBytesLeft: inout Int

@@ -36,17 +36,23 @@ struct EspansoReplacement {
         case cursor, unknownVariable = "unknown-variable", undefinedReference = "undefined-reference"
     }
 
-    /// Variables visible to the match: its own first, then the file's globals.
-    var variables: [Variable]
-    var globals: [Variable]
+    /// Variables visible to the match by name: its own first, then the file's globals (hashed: a file of many
+    /// variables and many references costs their sum, not their product).
+    var variables: [String: Variable]
+    var globals: [String: Variable]
     /// Finds another match's replacement by trigger (for `type: match`), with the scalar it came from.
     var matchByTrigger: (String) -> Nested?
 
     /// Another match a `match` variable names: its replacement, its variables and the file it is in.
     struct Nested {
         var scalar: YAMLScalar
-        var vars: [Variable]
+        var vars: [String: Variable]
         var group: Int
+    }
+
+    /// Variables by name, the last of a name winning (as espanso's later definition does).
+    static func byName(_ variables: [Variable]) -> [String: Variable] {
+        Dictionary(variables.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
     }
 
     /// The file the text being converted is in.
@@ -73,8 +79,11 @@ struct EspansoReplacement {
     var fileBytesLeft = Int.max
 
     /// A conversion for the match whose triggers are `triggers` (a `match` variable naming one of them is a loop).
-    init(triggers: [String] = [], variables: [Variable], globals: [Variable], matchByTrigger: @escaping (String) -> Nested?) {
-        self.variables = variables
+    init(
+        triggers: [String] = [], variables: [Variable], globals: [String: Variable],
+        matchByTrigger: @escaping (String) -> Nested?
+    ) {
+        self.variables = Self.byName(variables)
         self.globals = globals
         self.matchByTrigger = matchByTrigger
         self.expanding = triggers.map { "match:" + $0 }
@@ -212,7 +221,7 @@ struct EspansoReplacement {
     }
 
     func variable(named name: String) -> Variable? {
-        variables.last { $0.name == name } ?? globals.last { $0.name == name }
+        variables[name] ?? globals[name]
     }
 
     mutating func tabstop(for key: String) -> (number: Int, isNew: Bool) {

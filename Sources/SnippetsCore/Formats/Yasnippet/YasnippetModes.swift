@@ -126,12 +126,11 @@ public enum YasnippetModes {
         let own = scopes(ofMode: mode)
         let pulled = parents.flatMap(scopes(ofMode:))
         var result: [String: [String]] = [:]
-        for scope in own {
-            let added = pulled.filter { $0 != scope && !own.contains($0) }
-            var unique: [String] = []
-            for parent in added where !unique.contains(parent) { unique.append(parent) }
-            if !unique.isEmpty { result[scope] = unique }
-        }
+        // De-duplicated through sets: a `.yas-parents` of many names costs their count, not its square.
+        let ownSet = Set(own)
+        var seen: Set<String> = []
+        let unique = pulled.filter { !ownSet.contains($0) && seen.insert($0).inserted }
+        for scope in own where !unique.isEmpty { result[scope] = unique }
         return result
     }
 
