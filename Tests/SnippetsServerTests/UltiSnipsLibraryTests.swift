@@ -37,14 +37,16 @@ private let snippetCapabilities: JSONValue = ["textDocument": ["completion": ["c
         let notLoaded = library.diagnostics.filter { $0.message.contains("so it was not loaded") }
         #expect(notLoaded.allSatisfy { $0.severity == .note })
         #expect(library.snippets.count + notLoaded.count == headers)
-        let problems = library.diagnostics.filter { $0.severity <= .warning }
+        // Apart from transforms whose regex backtracks without bound (javascript-node's `(.+\/)*(\w+)…`, which
+        // editors run unbounded: `check` rightly warns of it), the corpus loads without a problem.
+        let problems = library.diagnostics.filter { $0.severity <= .warning && $0.code != .backtrackingRegex }
         #expect(problems.isEmpty, "\(problems.prefix(5))")
         // Lines ending in CR LF (cs.snippets) are read as Python's text mode reads them: no CR in any body.
         #expect(!library.snippets.contains { $0.body.contains("\r") || $0.triggers.contains { $0.contains("\r") } })
         // Every converted body is LSP text that reads back as the same tree, with no problem of the grammar.
         for snippet in library.snippets {
             let parsed = SnippetBody.parse(snippet.body)
-            #expect(parsed.problems.isEmpty, "\(snippet.title): \(parsed.problems)")
+            #expect(parsed.problems.allSatisfy { $0.code == .backtrackingRegex }, "\(snippet.title): \(parsed.problems)")
             #expect(SnippetBody.parse(parsed.body.lspText()).body == parsed.body, "\(snippet.title)")
         }
         // Every snippet's location starts at its header.

@@ -36,7 +36,9 @@ import Testing
             start.stop()
             collector.stop()
         }
-        let client = try await started(startedWithModel ? ["model": ["url": .string(start.url), "timeoutSeconds": 5]] : [:])
+        // Advisory at start, so no measurement runs in the background and every request the start URL gets is an ask's.
+        let client = try await started(
+            startedWithModel ? ["model": ["url": .string(start.url), "timeoutSeconds": 5, "role": "advisory"]] : [:])
         client.notify("workspace/didChangeConfiguration", ["settings": ["snippets": ["model": [
             "url": .string(collector.url), "role": "trusted", "timeoutSeconds": 5]]]])
         #expect(await warning(client, naming: "model.url") != nil, "the user was not told the change was refused")
