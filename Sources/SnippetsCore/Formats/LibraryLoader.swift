@@ -79,6 +79,18 @@ public struct LibraryLoader: Sendable {
         return library
     }
 
+    /// Every file a load of the library path `path` looks at, found by the load's own walk (hidden entries and
+    /// folders a format's `DirectoryRule` skips left out, a `package.json`'s named files only) without reading a
+    /// snippet file: what a check for changes needs to stamp, so its cost follows the library's own files and never
+    /// a `.git` or `.venv` beside them.
+    public func walkedFiles(under path: String) -> [String] {
+        var walk = Walk(loader: self)
+        walk.examined = []
+        walk.visitLibraryPath(LibraryPath.normalize(path))
+        var seen: Set<String> = []
+        return ((walk.examined ?? []) + walk.pending.map(\.path)).filter { seen.insert($0).inserted }
+    }
+
     /// Reads the one file at `path` as `context` says (how a full load read it: see `SnippetFile.context`), for
     /// reloading it after a change. `snippet!` overrides against other files are not re-applied.
     public func loadFile(at path: String, context: SnippetFileContext) -> SnippetFile {
@@ -195,6 +207,9 @@ public struct LibraryLoader: Sendable {
         let related: RelatedFiles
         /// Files found by the walk, in walk order, read afterwards (in parallel) by `readPendingFiles`.
         var pending: [(path: String, context: SnippetFileContext, size: Int?)] = []
+        /// When not nil, every file the walk looks at (manifests and files of the folders it walks, snippet files or
+        /// not), for `walkedFiles(under:)`.
+        var examined: [String]?
 
         init(loader: LibraryLoader) {
             self.loader = loader
@@ -290,6 +305,7 @@ public struct LibraryLoader: Sendable {
 
         /// Reads the files a `package.json` names; false when it names none (an ordinary `package.json`).
         mutating func visitManifest(at path: String, size: Int) -> Bool {
+            examined?.append(path)
             guard size <= loader.maximumFileSize, let bytes = try? fileSystem.contents(of: path, maximumSize: loader.maximumFileSize),
                 let text = String(validating: bytes, as: UTF8.self)
             else { return false }
@@ -359,6 +375,7 @@ public struct LibraryLoader: Sendable {
                 case .directory:
                     if !name.hasPrefix(".") { subdirectories.append(child) }
                 case .file(let size):
+                    examined?.append(child)
                     if var context = FormatRegistry.context(forFileAt: child, root: root) {
                         for (format, change) in contextChanges where format == context.format { context = change(context) }
                         visitFile(child, context: context, size: size)
