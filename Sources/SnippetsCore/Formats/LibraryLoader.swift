@@ -395,30 +395,24 @@ public struct LibraryLoader: Sendable {
         }
 
         /// Applies SnipMate's `snippet!` (replace earlier snippets with the trigger in the same scope) and
-        /// `snippet!!` (remove the trigger), in load order, reporting each as a note on the overriding file.
+        /// `snippet!!` (remove the trigger), and UltiSnips' `clearsnippets`, in load order, reporting each as a note
+        /// on the overriding file. Victims are found through `OverrideIndex`, never by scanning earlier snippets, so
+        /// resolving costs the library's snippets plus the overrides, not their product.
         mutating func resolveOverrides() {
             guard !overrides.isEmpty else { return }
+            var index = OverrideIndex(files: files)
             var removed: [Int: Set<Int>] = [:]
             for (fileIndex, override) in overrides {
-                var victims: [(file: Int, snippet: Int)] = []
                 let format = files[fileIndex].format
-                // `snippet!` looks back in load order; `clearsnippets` goes by priority alone, as UltiSnips does.
-                var candidates = 0...fileIndex
-                if case .clear = override.kind { candidates = 0...(files.count - 1) }
-                for candidateFile in candidates where files[candidateFile].format == format {
-                    for (index, snippet) in files[candidateFile].snippets.enumerated() {
-                        if candidateFile == fileIndex, let own = override.snippetIndex, index >= own { break }
-                        guard snippet.scopes == override.scopes, !(removed[candidateFile]?.contains(index) ?? false)
-                        else { continue }
-                        switch override.kind {
-                        case .replace:
-                            guard snippet.triggers == [override.trigger] else { continue }
-                        case .clear(let priority):
-                            guard snippet.priority <= priority, override.trigger.isEmpty || snippet.triggers == [override.trigger]
-                            else { continue }
-                        }
-                        victims.append((candidateFile, index))
-                    }
+                let victims: [OverrideIndex.Position]
+                switch override.kind {
+                case .replace:
+                    // `snippet!` looks back in load order: the snippets before it in its own file and earlier files.
+                    let bound = OverrideIndex.Position(file: fileIndex, snippet: override.snippetIndex ?? Int.max)
+                    victims = index.takeReplaced(format: format, scopes: override.scopes, trigger: override.trigger, before: bound, removed: removed)
+                case .clear(let priority):
+                    // `clearsnippets` goes by priority alone, as UltiSnips does.
+                    victims = index.takeCleared(format: format, scopes: override.scopes, trigger: override.trigger, upTo: priority, removed: removed)
                 }
                 for victim in victims { removed[victim.file, default: []].insert(victim.snippet) }
                 let places = victims.map { victim -> String in
