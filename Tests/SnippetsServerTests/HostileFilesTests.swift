@@ -333,6 +333,79 @@ struct LinearReaderTests {
         #expect(ratio < 24, "1,000: \(smallCost / 1_000_000) ms, 8,000: \(largeCost / 1_000_000) ms, ratio \(ratio) (linear: about 8)")
     }
 
+    /// `count` SnipMate snippets, then a `snippet!` for each: every override used to scan every earlier snippet.
+    static func snipMateOverrides(_ count: Int) -> [String: String] {
+        let snippets = (0..<count).map { "snippet t\($0)\n\tfirst \($0)\n" }.joined()
+        let overrides = (0..<count).map { "snippet! t\($0)\n\tsecond \($0)\n" }.joined()
+        return ["/lib/snippets/c.snippets": snippets + overrides]
+    }
+
+    /// `count` UltiSnips snippets at priority 10 with one trigger, then `count` of their own triggers, then as many
+    /// `clearsnippets` at priority 0 (which spare the first `count`, each looked at again by every clear) and as
+    /// many of the others' triggers.
+    static func ultiSnipsClears(_ count: Int) -> [String: String] {
+        let kept = "priority 10\n" + (0..<count).map { _ in "snippet same\nkept\nendsnippet\n" }.joined()
+        let cleared = "priority 0\n" + (0..<count).map { "snippet u\($0)\ncleared\nendsnippet\n" }.joined()
+        let clears = (0..<count).map { "clearsnippets same u\($0)\n" }.joined()
+        return ["/lib/UltiSnips/python.snippets": kept + cleared + clears]
+    }
+
+    @Test func snipMateOverridesCostTimeLinearInTheirCount() async throws {
+        let small = Self.snipMateOverrides(1_000)
+        let large = Self.snipMateOverrides(8_000)
+        let (smallCost, largeCost) = await onOwnThread { () -> (UInt64, UInt64) in
+            let load = { (files: [String: String]) in
+                _ = LibraryLoader(fileSystem: InMemoryFileSystem(files: files)).load(paths: ["/lib"])
+            }
+            return ((try? leastCPU { load(small) }) ?? 1, (try? leastCPU { load(large) }) ?? 1)
+        }
+        let ratio = Double(largeCost) / Double(smallCost)
+        #expect(ratio < 24, "1,000: \(smallCost / 1_000_000) ms, 8,000: \(largeCost / 1_000_000) ms, ratio \(ratio) (linear: about 8)")
+    }
+
+    @Test func ultiSnipsClearsCostTimeLinearInTheirCount() async throws {
+        let small = Self.ultiSnipsClears(500)
+        let large = Self.ultiSnipsClears(4_000)
+        let (smallCost, largeCost) = await onOwnThread { () -> (UInt64, UInt64) in
+            let load = { (files: [String: String]) in
+                _ = LibraryLoader(fileSystem: InMemoryFileSystem(files: files)).load(paths: ["/lib"])
+            }
+            return ((try? leastCPU { load(small) }) ?? 1, (try? leastCPU { load(large) }) ?? 1)
+        }
+        let ratio = Double(largeCost) / Double(smallCost)
+        #expect(ratio < 24, "500: \(smallCost / 1_000_000) ms, 4,000: \(largeCost / 1_000_000) ms, ratio \(ratio) (linear: about 8)")
+    }
+
+    /// Overrides resolved through the index remove exactly what they removed by scanning: `snippet!` only what came
+    /// before it (a chain replaces each in turn), `snippet!!` its whole file's trigger, `clearsnippets` by priority
+    /// wherever the snippet is, each note listing its victims in load order.
+    @Test func overridesRemoveExactlyWhatTheyDid() {
+        let snipMate = LibraryLoader(fileSystem: InMemoryFileSystem(files: [
+            "/lib/snippets/c.snippets": "snippet for\n\tone\nsnippet for\n\ttwo\nsnippet main\n\tm\n",
+            "/lib/snippets/c/mine.snippets": "snippet! for\n\tthree\nsnippet! for\n\tfour\nsnippet!! main\nsnippet main\n\tlater\nsnippet! x\n\tx\n",
+            "/lib/snippets/python.snippets": "snippet for\n\tpython keeps its own\n",
+        ])).load(paths: ["/lib"])
+        #expect(snipMate.snippets.map { "\($0.scopes)\($0.triggers)\($0.body)" }.sorted() == [
+            #"["c"]["for"]four"#, #"["c"]["x"]x"#, #"["python"]["for"]python keeps its own"#,
+        ])
+        #expect(snipMate.diagnostics.map(\.message).filter { $0.hasPrefix("'snippet") } == [
+            "'snippet!' replaces the earlier snippet(s) at /lib/snippets/c.snippets:1, /lib/snippets/c.snippets:3 with trigger 'for'",
+            "'snippet!' replaces the earlier snippet(s) at line 1 with trigger 'for'",
+            "'snippet!!' removes the earlier snippet(s) at /lib/snippets/c.snippets:5, line 6 with trigger 'main'",
+            "'snippet!' replaces no earlier snippet with trigger 'x'",
+        ])
+
+        let ultiSnips = LibraryLoader(fileSystem: InMemoryFileSystem(files: [
+            "/lib/UltiSnips/python.snippets": "priority -5\nclearsnippets\npriority 0\nclearsnippets if\nsnippet if\nmine\nendsnippet\n",
+            "/lib/UltiSnips/python/more.snippets": "priority -10\nsnippet if\nlow\nendsnippet\nsnippet def\nlow def\nendsnippet\npriority 5\nsnippet def\nhigh def\nendsnippet\n",
+        ])).load(paths: ["/lib"])
+        #expect(ultiSnips.snippets.map { "\($0.triggers)\($0.body)" }.sorted() == [#"["def"]high def"#])
+        #expect(ultiSnips.diagnostics.map(\.message).filter { $0.hasPrefix("'clearsnippets'") } == [
+            "'clearsnippets' removes the snippet(s) at /lib/UltiSnips/python/more.snippets:2, /lib/UltiSnips/python/more.snippets:5 (priority -5 or lower)",
+            "'clearsnippets' removes the snippet(s) at line 5 with trigger 'if' (priority 0 or lower)",
+        ])
+    }
+
     @Test func aYasParentsFileCostsTimeLinearInItsNames() async throws {
         func files(_ count: Int) -> [String: String] {
             [

@@ -120,4 +120,56 @@ struct ReloadTests {
         #expect(after[root + "/library/mine.code-snippets"] != before[root + "/library/mine.code-snippets"])
         #expect(after[root + "/library/sub/own.code-snippets"] == before[root + "/library/sub/own.code-snippets"])
     }
+
+    /// The poll looks only at what a load reads: a library folder that is a git checkout with a virtual environment
+    /// beside its snippets costs the same visits as the bare folder, and nothing under `.git` or `.venv` is stamped.
+    @Test func thePollLooksOnlyAtWhatALoadReads() throws {
+        let library = NSTemporaryDirectory() + "poll-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: library) }
+        let files = FileManager.default
+        try files.createDirectory(atPath: library + "/python", withIntermediateDirectories: true)
+        try #"{"a": {"prefix": "a", "body": "b"}}"#.write(toFile: library + "/mine.code-snippets", atomically: false, encoding: .utf8)
+        try "snippet def\n\tdef ${1}:\n".write(toFile: library + "/python/python.snippets", atomically: false, encoding: .utf8)
+        try "notes".write(toFile: library + "/README.md", atomically: false, encoding: .utf8)
+        let counter = CountingFileSystem()
+        let bare = DiskStamps.stamps(under: [library], fileSystem: counter)
+        let bareVisits = counter.visits
+
+        for (folder, count) in [(".git/objects/ab", 150), (".git/objects/cd", 150), (".venv/lib/site-packages/pkg", 150)] {
+            try files.createDirectory(atPath: library + "/" + folder, withIntermediateDirectories: true)
+            for number in 0..<count { try "x".write(toFile: "\(library)/\(folder)/f\(number).snippets", atomically: false, encoding: .utf8) }
+        }
+        counter.visits = 0
+        let beside = DiskStamps.stamps(under: [library], fileSystem: counter)
+        #expect(counter.visits == bareVisits)
+        #expect(Set(beside.keys) == Set(bare.keys))
+        #expect(Set(DiskStamps.stamps(under: [library]).keys) == [library + "/mine.code-snippets", library + "/python/python.snippets", library + "/README.md"])
+        // A new snippet file is still seen.
+        try "snippet if\n\tif ${1}:\n".write(toFile: library + "/python/more.snippets", atomically: false, encoding: .utf8)
+        #expect(DiskStamps.stamps(under: [library]).keys.contains(library + "/python/more.snippets"))
+    }
+}
+
+/// The disk, counting every lookup the walk makes (what an idle poll costs).
+private final class CountingFileSystem: LibraryFileSystem, @unchecked Sendable {
+    // Used by one test on one thread at a time; the lock keeps the count right if the walk ever reads in parallel.
+    private let lock = NSLock()
+    private var count = 0
+    private let disk = DiskFileSystem()
+
+    var visits: Int {
+        get { lock.withLock { count } }
+        set { lock.withLock { count = newValue } }
+    }
+    private func counted<T>(_ body: () throws -> T) rethrows -> T {
+        lock.withLock { count += 1 }
+        return try body()
+    }
+
+    func item(at path: String) -> FileSystemItem { counted { disk.item(at: path) } }
+    func contentsOfDirectory(at path: String) throws -> [String] { try counted { try disk.contentsOfDirectory(at: path) } }
+    func contents(of path: String) throws -> [UInt8] { try counted { try disk.contents(of: path) } }
+    func contents(of path: String, maximumSize: Int) throws -> [UInt8] { try counted { try disk.contents(of: path, maximumSize: maximumSize) } }
+    func canonicalPath(of path: String) -> String? { counted { disk.canonicalPath(of: path) } }
+    func identity(of path: String) -> String? { counted { disk.identity(of: path) } }
 }

@@ -236,9 +236,9 @@ struct SnippetPlainRenderer {
 }
 
 /// Markdown helpers for previews.
-enum SnippetMarkdown {
+public enum SnippetMarkdown {
     /// `text` in a fence longer than any backtick run inside it, tagged with `language` when there is one.
-    static func fencedCodeBlock(_ text: String, language: String?) -> String {
+    public static func fencedCodeBlock(_ text: String, language: String?) -> String {
         var longestRun = 0
         var run = 0
         for character in text {

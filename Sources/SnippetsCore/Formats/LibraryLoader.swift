@@ -79,6 +79,18 @@ public struct LibraryLoader: Sendable {
         return library
     }
 
+    /// Every file a load of the library path `path` looks at, found by the load's own walk (hidden entries and
+    /// folders a format's `DirectoryRule` skips left out, a `package.json`'s named files only) without reading a
+    /// snippet file: what a check for changes needs to stamp, so its cost follows the library's own files and never
+    /// a `.git` or `.venv` beside them.
+    public func walkedFiles(under path: String) -> [String] {
+        var walk = Walk(loader: self)
+        walk.examined = []
+        walk.visitLibraryPath(LibraryPath.normalize(path))
+        var seen: Set<String> = []
+        return ((walk.examined ?? []) + walk.pending.map(\.path)).filter { seen.insert($0).inserted }
+    }
+
     /// Reads the one file at `path` as `context` says (how a full load read it: see `SnippetFile.context`), for
     /// reloading it after a change. `snippet!` overrides against other files are not re-applied.
     public func loadFile(at path: String, context: SnippetFileContext) -> SnippetFile {
@@ -195,6 +207,9 @@ public struct LibraryLoader: Sendable {
         let related: RelatedFiles
         /// Files found by the walk, in walk order, read afterwards (in parallel) by `readPendingFiles`.
         var pending: [(path: String, context: SnippetFileContext, size: Int?)] = []
+        /// When not nil, every file the walk looks at (manifests and files of the folders it walks, snippet files or
+        /// not), for `walkedFiles(under:)`.
+        var examined: [String]?
 
         init(loader: LibraryLoader) {
             self.loader = loader
@@ -290,6 +305,7 @@ public struct LibraryLoader: Sendable {
 
         /// Reads the files a `package.json` names; false when it names none (an ordinary `package.json`).
         mutating func visitManifest(at path: String, size: Int) -> Bool {
+            examined?.append(path)
             guard size <= loader.maximumFileSize, let bytes = try? fileSystem.contents(of: path, maximumSize: loader.maximumFileSize),
                 let text = String(validating: bytes, as: UTF8.self)
             else { return false }
@@ -359,6 +375,7 @@ public struct LibraryLoader: Sendable {
                 case .directory:
                     if !name.hasPrefix(".") { subdirectories.append(child) }
                 case .file(let size):
+                    examined?.append(child)
                     if var context = FormatRegistry.context(forFileAt: child, root: root) {
                         for (format, change) in contextChanges where format == context.format { context = change(context) }
                         visitFile(child, context: context, size: size)
@@ -378,30 +395,24 @@ public struct LibraryLoader: Sendable {
         }
 
         /// Applies SnipMate's `snippet!` (replace earlier snippets with the trigger in the same scope) and
-        /// `snippet!!` (remove the trigger), in load order, reporting each as a note on the overriding file.
+        /// `snippet!!` (remove the trigger), and UltiSnips' `clearsnippets`, in load order, reporting each as a note
+        /// on the overriding file. Victims are found through `OverrideIndex`, never by scanning earlier snippets, so
+        /// resolving costs the library's snippets plus the overrides, not their product.
         mutating func resolveOverrides() {
             guard !overrides.isEmpty else { return }
+            var index = OverrideIndex(files: files)
             var removed: [Int: Set<Int>] = [:]
             for (fileIndex, override) in overrides {
-                var victims: [(file: Int, snippet: Int)] = []
                 let format = files[fileIndex].format
-                // `snippet!` looks back in load order; `clearsnippets` goes by priority alone, as UltiSnips does.
-                var candidates = 0...fileIndex
-                if case .clear = override.kind { candidates = 0...(files.count - 1) }
-                for candidateFile in candidates where files[candidateFile].format == format {
-                    for (index, snippet) in files[candidateFile].snippets.enumerated() {
-                        if candidateFile == fileIndex, let own = override.snippetIndex, index >= own { break }
-                        guard snippet.scopes == override.scopes, !(removed[candidateFile]?.contains(index) ?? false)
-                        else { continue }
-                        switch override.kind {
-                        case .replace:
-                            guard snippet.triggers == [override.trigger] else { continue }
-                        case .clear(let priority):
-                            guard snippet.priority <= priority, override.trigger.isEmpty || snippet.triggers == [override.trigger]
-                            else { continue }
-                        }
-                        victims.append((candidateFile, index))
-                    }
+                let victims: [OverrideIndex.Position]
+                switch override.kind {
+                case .replace:
+                    // `snippet!` looks back in load order: the snippets before it in its own file and earlier files.
+                    let bound = OverrideIndex.Position(file: fileIndex, snippet: override.snippetIndex ?? Int.max)
+                    victims = index.takeReplaced(format: format, scopes: override.scopes, trigger: override.trigger, before: bound, removed: removed)
+                case .clear(let priority):
+                    // `clearsnippets` goes by priority alone, as UltiSnips does.
+                    victims = index.takeCleared(format: format, scopes: override.scopes, trigger: override.trigger, upTo: priority, removed: removed)
                 }
                 for victim in victims { removed[victim.file, default: []].insert(victim.snippet) }
                 let places = victims.map { victim -> String in

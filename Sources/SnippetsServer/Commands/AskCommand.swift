@@ -116,14 +116,20 @@ public enum AskCommand: SnippetsCommand {
         }
     }
 
-    /// The answer, each cited snippet with `path:line`, then why (when not plainly answered).
-    static func text(for result: AskResult, library: SnippetLibrary? = nil) -> String {
-        var lines = [result.answer]
+    /// The answer, each cited snippet with `path:line`, then why (when not plainly answered). `shownName` is how a
+    /// title, path or layer is shown (MCP keeps each on one line, `MCPLibraryText.oneLine`).
+    static func text(for result: AskResult, library: SnippetLibrary? = nil, shownName: (String) -> String = { $0 }) -> String {
+        var answer = result.answer
+        // Longest first, so a title holding another is replaced whole.
+        for title in Set(result.citations.map(\.title)).sorted(by: { $0.count > $1.count }) where shownName(title) != title {
+            answer = answer.replacingOccurrences(of: title, with: shownName(title))
+        }
+        var lines = [answer]
         if !result.citations.isEmpty { lines.append("") }
         for citation in result.citations {
-            var line = "  \(citation.title)  \(citation.location.pathAndLine)"
+            var line = "  \(shownName(citation.title))  \(shownName(citation.location.pathAndLine))"
             if let snippet = library?.snippet(withID: citation.snippetID), !snippet.layer.isEmpty {
-                line += "  [\(snippet.layer)"
+                line += "  [\(shownName(snippet.layer))"
                 if let revision = library?.layerRevisions[snippet.layer] { line += " \(revision.text)" }
                 line += "]"
             }

@@ -118,6 +118,8 @@ public enum BenchCommand: SnippetsCommand {
             context.print("regex transforms: \(hostileTransformFigures())")
             context.print("espanso globals: \(espansoExpansionFigures())")
             context.print("espanso manifest: \(espansoManifestFigures())")
+            context.print("overrides:       \(overrideFigures())")
+            context.print("idle poll:       \(idlePollFigures())")
         }
 
         let questions = BenchQueries.questions(from: library, count: askCount)

@@ -149,4 +149,61 @@ extension BenchCommand {
         return "\(count) files CPU \(milliseconds(small)) ms, 2x files and manifest CPU \(milliseconds(large)) ms, "
             + "ratio \(String(format: "%.2f", Double(large) / Double(max(small, 1)))) (linear: about 2)"
     }
+
+    /// Loading a SnipMate file of snippets each overridden by a `snippet!`, and an UltiSnips file of snippets each
+    /// removed by a `clearsnippets` (beside as many a clear spares), at two sizes, in CPU time: about 2 when
+    /// overrides are resolved through `OverrideIndex`, 4 when each scans the snippets before it.
+    static func overrideFigures(count: Int = 4_000) -> String {
+        func cpu(_ files: [String: String]) -> UInt64 {
+            let loader = LibraryLoader(fileSystem: InMemoryFileSystem(files: files))
+            let start = processCPUNanoseconds()
+            _ = loader.load(paths: ["/bench"])
+            return processCPUNanoseconds() - start
+        }
+        func snipMate(_ count: Int) -> [String: String] {
+            let snippets = (0..<count).map { "snippet t\($0)\n\tfirst\n" }.joined()
+            return ["/bench/snippets/c.snippets": snippets + (0..<count).map { "snippet! t\($0)\n\tsecond\n" }.joined()]
+        }
+        func ultiSnips(_ count: Int) -> [String: String] {
+            let kept = "priority 10\n" + String(repeating: "snippet same\nkept\nendsnippet\n", count: count)
+            let cleared = "priority 0\n" + (0..<count).map { "snippet u\($0)\ncleared\nendsnippet\n" }.joined()
+            return ["/bench/UltiSnips/python.snippets": kept + cleared + (0..<count).map { "clearsnippets same u\($0)\n" }.joined()]
+        }
+        let (mateSmall, mateLarge) = (cpu(snipMate(count)), cpu(snipMate(count * 2)))
+        let (ultiSmall, ultiLarge) = (cpu(ultiSnips(count)), cpu(ultiSnips(count * 2)))
+        return "snippet! \(count) CPU \(milliseconds(mateSmall)) ms, \(count * 2) CPU \(milliseconds(mateLarge)) ms, "
+            + "ratio \(String(format: "%.2f", Double(mateLarge) / Double(max(mateSmall, 1)))); clearsnippets \(count) CPU \(milliseconds(ultiSmall)) ms, "
+            + "\(count * 2) CPU \(milliseconds(ultiLarge)) ms, ratio \(String(format: "%.2f", Double(ultiLarge) / Double(max(ultiSmall, 1)))) (linear: about 2)"
+    }
+
+    /// One idle poll (`DiskStamps`) of a library folder of 20 snippet files, then of the same folder beside a `.git`
+    /// of `objects` loose objects and a `.venv`, in CPU time on the real file system: about 1 when the poll walks
+    /// what a load reads, far more when it enumerates hidden trees.
+    static func idlePollFigures(objects: Int = 5_000) -> String {
+        let root = NSTemporaryDirectory() + "snippets-bench-poll-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let files = FileManager.default
+        try? files.createDirectory(atPath: root, withIntermediateDirectories: true)
+        for number in 0..<20 {
+            try? #"{"a": {"prefix": "a", "body": "b"}}"#.write(toFile: "\(root)/f\(number).code-snippets", atomically: false, encoding: .utf8)
+        }
+        func cpu() -> (nanoseconds: UInt64, stamped: Int) {
+            let start = processCPUNanoseconds()
+            let stamped = DiskStamps.stamps(under: [root]).count
+            return (processCPUNanoseconds() - start, stamped)
+        }
+        let bare = cpu()
+        for number in 0..<objects {
+            let folder = "\(root)/.git/objects/\(String(format: "%02x", number % 256))"
+            try? files.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try? "x".write(toFile: "\(folder)/o\(number)", atomically: false, encoding: .utf8)
+            if number % 5 == 0 {
+                try? files.createDirectory(atPath: "\(root)/.venv/lib", withIntermediateDirectories: true)
+                try? "x".write(toFile: "\(root)/.venv/lib/m\(number).py", atomically: false, encoding: .utf8)
+            }
+        }
+        let beside = cpu()
+        return "library CPU \(milliseconds(bare.nanoseconds)) ms (\(bare.stamped) files stamped), beside a .git of \(objects) objects "
+            + "CPU \(milliseconds(beside.nanoseconds)) ms (\(beside.stamped)), ratio \(String(format: "%.2f", Double(beside.nanoseconds) / Double(max(bare.nanoseconds, 1)))) (about 1)"
+    }
 }

@@ -92,11 +92,20 @@ public struct ServerConfiguration: Sendable {
 
 /// Reads file stamps from the disk, for the periodic library check.
 public enum DiskStamps {
-    /// Size and modification time of every regular file under `paths` (recursively for directories).
-    /// A file reached through a symbolic link is stamped by its target, so an edit to the target counts. One
-    /// `stat` per file: this runs every `pollInterval` for clients that do not watch files.
+    /// Size and modification time of every file a load of `paths` reads (see `stamps(under:fileSystem:)`).
     @Sendable public static func stamps(under paths: [String]) -> [String: FileStamp] {
-        let manager = FileManager.default
+        stamps(under: paths, fileSystem: DiskFileSystem())
+    }
+
+    /// Size and modification time of every file a load reads under `paths`, found through `fileSystem`. A library
+    /// folder is walked by the loader's own walk (`LibraryLoader.walkedFiles(under:)`: hidden folders such as
+    /// `.git` or `.venv` and folders a format skips are never entered), plus its learned-words file; a root inside
+    /// a hidden folder (the git state a layer's revision is read from: `HEAD`, `refs`, …) is stamped whole. A file
+    /// reached through a symbolic link is stamped by its target, so an edit to the target counts. One `stat` per
+    /// file: this runs every `pollInterval` for clients that do not watch files, so its cost follows the library's
+    /// own files.
+    public static func stamps(under paths: [String], fileSystem: any LibraryFileSystem) -> [String: FileStamp] {
+        let walker = LibraryLoader(fileSystem: fileSystem, checkBody: nil)
         var result: [String: FileStamp] = [:]
         func record(_ path: String) {
             var status = stat()
@@ -109,18 +118,37 @@ public enum DiskStamps {
             let modified = Date(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000)
             result[path] = FileStamp(size: Int(status.st_size), modified: modified)
         }
+        /// Every file under `path`, for the git state, which the loader's walk would not enter.
+        func recordTree(_ path: String) {
+            guard let names = try? fileSystem.contentsOfDirectory(at: path) else { return record(path) }
+            for name in names {
+                let child = LibraryPath.join(path, name)
+                if case .directory = fileSystem.item(at: child) { recordTree(child) } else { record(child) }
+            }
+        }
         for path in paths {
-            var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
-            if isDirectory.boolValue {
-                guard let enumerator = manager.enumerator(atPath: path) else { continue }
-                while let relative = enumerator.nextObject() as? String {
-                    record((path as NSString).appendingPathComponent(relative))
-                }
-            } else {
+            switch fileSystem.item(at: path) {
+            case .directory where isGitRefs(path, fileSystem: fileSystem):
+                recordTree(path)
+            case .directory:
+                walker.walkedFiles(under: path).forEach(record)
+                record(LearnedWords.filePath(inFolder: LearnedWords.folder(forLibraryPath: path, isDirectory: true)))
+            case .file:
                 record(path)
+                record(LearnedWords.filePath(inFolder: LearnedWords.folder(forLibraryPath: path, isDirectory: false)))
+            case .missing, .unusable:
+                continue
             }
         }
         return result
+    }
+
+    /// Whether `path` is a repository's `refs` folder (`GitRevision.watchedPaths(of:)`): a folder named `refs` beside
+    /// a `HEAD` file.
+    private static func isGitRefs(_ path: String, fileSystem: any LibraryFileSystem) -> Bool {
+        guard LibraryPath.name(path) == "refs", case .file = fileSystem.item(at: LibraryPath.join(LibraryPath.parent(path), "HEAD")) else {
+            return false
+        }
+        return true
     }
 }
