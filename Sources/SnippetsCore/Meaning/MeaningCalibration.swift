@@ -2,15 +2,14 @@
 ///
 /// - own: a snippet's title asked as a question, the snippet present: a meaning pick should name it;
 /// - held out: the same question with that snippet removed: whatever leads now is wrong, so its lead is a lead the
-///   margin must not admit;
+///   margin must not admit (counted only where the new leader shares no word with the question: meaning decides only
+///   questions whose words name nothing, and a shared word is what gives a title probe a lead no paraphrase has);
 /// - off topic: questions about things no snippet library of a person is likely to hold (kept only where no
 ///   snippet shares their words), whose best match must not pass the similarity threshold.
 ///
-/// The margin is the 90th percentile of the held-out and off-topic leads, the similarity the 90th percentile of
-/// the off-topic best matches plus 0.05, each within bounds, so a library of near-duplicates asks for a clearer
-/// lead than one of distinct snippets. The margin never exceeds the anchor measured over ten batteries (0.13):
-/// a title asked with its snippet held out still shares that title's words with its neighbours, so its leads are
-/// larger than a paraphrase's. Probes are chosen by content (sorted by identifier, evenly spaced), so the
+/// The similarity is the higher of the off-topic best matches' 90th percentile plus 0.05 and the held-out leaders'
+/// 75th percentile; the margin the 90th percentile of the leads of those wrong leaders that reach that similarity;
+/// each within bounds, so a library of near-duplicates asks for a clearer lead than one of distinct snippets. The margin never exceeds the anchor measured over ten batteries (0.13). Probes are chosen by content (sorted by identifier, evenly spaced), so the
 /// same library gives the same thresholds and an edited one new ones. A library under `minimumSnippets` keeps the
 /// defaults: too few probes to measure anything.
 public enum MeaningCalibration {
@@ -68,6 +67,9 @@ public enum MeaningCalibration {
             return (top.first?.similarity ?? 0, top.count > 1 ? top[1].similarity : nil, top.first?.id)
         }
 
+        func stems(_ text: String) -> Set<String> {
+            Set(AskWords.tokens(in: text).filter { !QuestionWord.isIgnorable($0) }.map(AskWords.stem))
+        }
         var ownLeads: [(best: Float, runnerUp: Float?, right: Bool)] = []
         var heldOut: [(best: Float, runnerUp: Float?)] = []
         for snippet in probed {
@@ -75,6 +77,13 @@ public enum MeaningCalibration {
             let own = lead(of: query, excluding: nil)
             ownLeads.append((own.best, own.runnerUp, own.id == snippet.id))
             let without = lead(of: query, excluding: snippet.id)
+            // Meaning decides only where words name nothing: a held-out probe whose new leader shares a word with it
+            // is a question words would answer, so its lead says nothing about the questions meaning decides.
+            if let leader = without.id.flatMap(library.snippet(withID:)),
+                !stems(snippet.title).isDisjoint(with: stems(MeaningText.text(of: leader)))
+            {
+                continue
+            }
             heldOut.append((without.best, without.runnerUp))
         }
         let vocabulary = Set(library.snippets.flatMap { AskWords.tokens(in: MeaningText.text(of: $0)) })
@@ -87,10 +96,15 @@ public enum MeaningCalibration {
         }
         guard heldOut.count + offTopic.count >= 8 else { return .defaults }
 
-        let leads = (heldOut + offTopic).map { $0.best - ($0.runnerUp ?? 0) }
+        // The similarity: above the far topics, and above three in four of the in-domain wrong leaders (a held-out
+        // title's new leader is how near a question about something the library lacks comes to a snippet).
+        let far = offTopic.isEmpty ? MeaningThresholds.defaults.similarity : percentile(0.9, of: offTopic.map(\.best)) + 0.05
+        let near = heldOut.isEmpty ? 0 : percentile(0.75, of: heldOut.map(\.best))
+        let similarity = clamp(max(far, near), similarityBounds)
+        // The margin: nine in ten of the wrong leaders that reach that similarity lead by less.
+        let reaching = (heldOut + offTopic).filter { $0.best >= similarity }
+        let leads = (reaching.isEmpty ? heldOut + offTopic : reaching).map { $0.best - ($0.runnerUp ?? 0) }
         let margin = clamp(percentile(0.9, of: leads), marginBounds)
-        let similarity = offTopic.isEmpty
-            ? MeaningThresholds.defaults.similarity : clamp(percentile(0.9, of: offTopic.map(\.best)) + 0.05, similarityBounds)
         var thresholds = MeaningThresholds(similarity: similarity, margin: margin)
         thresholds.measured = Figures(
             ownProbes: ownLeads.count,
