@@ -168,16 +168,22 @@ struct MeaningStoreTests {
             MeaningEmbedding.run(library: library, facts: facts, embedder: meaningConcepts, vectors: vectors)
             return MeaningCalibration.thresholds(for: library, meaning: facts.meaning, embedder: meaningConcepts, vectors: vectors)
         }
-        let distinct = askLibrary((0..<16).map { index in
-            let topic = ["payment reminder", "home address", "logging setup", "bash strict", "day rate", "email signature"][index % 6]
-            return ("\(topic.capitalized) \(index)", "About \(topic)", "Text \(index) about \(topic)")
-        })
-        let nearDuplicates = askLibrary((0..<16).map { index in
-            ("Payment reminder \(index)", "Chase an unpaid invoice", "Reminder \(index): the invoice is overdue")
-        })
+        // Pairs of snippets saying one thing in different words: a title asked with its snippet held out finds its
+        // twin, near and leading, so the thresholds must rise.
+        let pairs: [(String, String)] = [
+            ("Payment nudge", "Overdue chase"), ("Unpaid reminder", "Late owe"), ("Postal home", "Where live"),
+            ("Logging logger", "Log logs"), ("Bash strict", "Shell pipefail"), ("Price rate", "Charge cost"),
+            ("Signature sign", "Fee day"), ("Paid pay", "Owes reminder"),
+        ]
+        let twins = askLibrary(pairs.flatMap { [($0.0, $0.0, "\($0.0) text"), ($0.1, $0.1, "\($0.1) text")] })
+        // One snippet per topic, the rest about nothing the others are about.
+        let distinct = askLibrary(
+            [("Payment nudge", "Payment nudge", "x"), ("Postal home", "Postal home", "x"), ("Logging logger", "Logging logger", "x")]
+                + (0..<13).map { ("Zork\($0) quux\($0)", "Zork\($0) quux\($0)", "x") })
         let a = thresholds(distinct)
-        let b = thresholds(nearDuplicates)
+        let b = thresholds(twins)
         #expect(a.measured != nil && b.measured != nil)
+        #expect((b.measured?.heldOutProbes ?? 0) > 0)
         #expect(a != b)
         // Tiny libraries keep the defaults: too few probes to measure.
         let tiny = askLibrary([("Home address", "Postal address", "Berlin")])
