@@ -118,8 +118,8 @@ private func finishes(within seconds: Double, _ body: @escaping @Sendable () -> 
         #expect(refusal(directory + "/lib/package.json")?.contains(".code-snippets") == true)
         #expect(refusal(directory + "/lib/.vscode-settings.json") != nil)
         #expect(refusal(directory + "/lib/notes.txt") != nil)
-        #expect(refusal(directory + "/elsewhere.code-snippets")?.contains("not inside a writable library layer") == true)
-        #expect(refusal(directory + "/lib/../escape.code-snippets")?.contains("not inside a writable library layer") == true)
+        #expect(refusal(directory + "/elsewhere.code-snippets")?.contains("not inside your library") == true)
+        #expect(refusal(directory + "/lib/../escape.code-snippets")?.contains("not inside your library") == true)
         #expect(refusal(directory + "/lib/.hidden/x.code-snippets") != nil)
         // A link inside the library that leads out of it does not make the outside file a library file.
         try FileManager.default.createSymbolicLink(atPath: directory + "/lib/out", withDestinationPath: directory)

@@ -41,7 +41,7 @@ enum SavedFileLink: String, CaseIterable, CustomStringConvertible, Sendable {
     /// What the refusal says.
     var reason: String {
         switch self {
-        case .outsideJSON: "is not inside a writable library layer"
+        case .outsideJSON: "is not inside your library"
         case .outsideSettings: "is not a .code-snippets"
         case .teamFile, .chainIntoTeam: "the library layer 'team'"
         case .newTeamFile, .newOutsideFile: "is a link that leads nowhere"

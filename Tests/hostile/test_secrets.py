@@ -111,5 +111,9 @@ def test_settings_cannot_choose_which_secret_is_sent_nor_where(library: pathlib.
             client.call("snippets/ask", {"question": "how do I write an invoice footer?"})
         assert client.shutdown_and_exit() == 0
     posts = [h for h in model.headers if h["request-line"].startswith("POST")]
+    if how == "didChangeConfiguration":
+        # The URL library text may go to is taken only at start: the URL a change names gets nothing at all.
+        assert posts == [], "a settings change moved the model to another URL"
+        return
     assert posts, "the model was never asked"
     assert all("authorization" not in h for h in posts), [h.get("authorization") for h in posts]

@@ -91,6 +91,10 @@ public enum LayerLoading {
                 + (kind == .snippetFile ? "; set snippets.saveTo to a .code-snippets file in a writable layer" : ""))
         }
         let shown = target == LibraryPath.normalize(path) ? path : "\(path) (a link to \(target))"
+        // A special file is named as such, whatever else is wrong with the destination.
+        if stat(target, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            throw WriteRefusal(description: "\(shown) is \(BoundedFileRead.kind(ofMode: info.st_mode)), not a regular file; nothing was written")
+        }
         switch kind {
         case .learnedWords:
             let speaking = layers.filter { learnedWordsFile(of: $0) == target }
@@ -114,7 +118,7 @@ public enum LayerLoading {
             }
             guard inWritableLayer else {
                 throw WriteRefusal(description:
-                    "\(shown) is not inside a writable library layer (snippets.libraries, --library); saving only adds to snippet "
+                    "\(shown) is not inside your library's writable layers (snippets.libraries, --library); saving only adds to snippet "
                         + "files there, so set snippets.saveTo to a .code-snippets file in a writable library folder")
             }
         }

@@ -42,8 +42,8 @@ def test_ask_window_insert_definition_cancel_and_save(tmp_path: pathlib.Path):
     # The window: the answer with the cited title highlighted at its byte columns (the server counted in the
     # negotiated encoding, the plugin converted), then the snippets it looked at with the cited one marked.
     window = result["answer_window"]
-    # The title, then the body line that answers, quoted exactly as the file has it.
-    answer = f'Your library has "{TITLE}" (“Payment for invoice ${{1:42}} is overdue.”).'
+    # The title, then the body line that answers, quoted as the snippet shows it (a placeholder by its text).
+    answer = f'Your library has "{TITLE}" (“Payment for invoice 42 is overdue.”).'
     cited_line = f"✓ {TITLE}  "
     assert window["lines"][0] == answer, context
     assert window["lines"][1:3] == ["", "Snippets it looked at:"], context
