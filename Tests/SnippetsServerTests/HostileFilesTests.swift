@@ -311,6 +311,17 @@ final class HandMadeRepository: Sendable {
 /// Every reader is near-linear in its input: the lookups made per item (an espanso reference's variable, a
 /// `.yas-parents` name) are hashed. Eight times the input should cost about eight times as much; quadratic, 64.
 struct LinearReaderTests {
+    /// The least thread CPU time of loading `small`, then `large`, from memory at `path`: measured on a thread of its
+    /// own, since seconds of loading on the cooperative pool starve every other test's server.
+    static func loadCosts(_ small: [String: String], _ large: [String: String], at path: String) async -> (UInt64, UInt64) {
+        await onOwnThread { () -> (UInt64, UInt64) in
+            let load = { (files: [String: String]) in
+                _ = LibraryLoader(fileSystem: InMemoryFileSystem(files: files)).load(paths: [path])
+            }
+            return ((try? leastCPU { load(small) }) ?? 1, (try? leastCPU { load(large) }) ?? 1)
+        }
+    }
+
     /// One espanso match of `count` references to undefined names (which use no expansion budget) in a file of
     /// `count` global variables: each reference scanned every global.
     static func espansoFile(_ count: Int) -> [String: String] {
@@ -322,13 +333,7 @@ struct LinearReaderTests {
     @Test func espansoReferencesCostTimeLinearInTheirCount() async throws {
         let small = Self.espansoFile(1_000)
         let large = Self.espansoFile(8_000)
-        // Measured on a thread of its own: seconds of loading on the cooperative pool starve every other test's server.
-        let (smallCost, largeCost) = await onOwnThread { () -> (UInt64, UInt64) in
-            let load = { (files: [String: String]) in
-                _ = LibraryLoader(fileSystem: InMemoryFileSystem(files: files)).load(paths: ["/esp"])
-            }
-            return ((try? leastCPU { load(small) }) ?? 1, (try? leastCPU { load(large) }) ?? 1)
-        }
+        let (smallCost, largeCost) = await Self.loadCosts(small, large, at: "/esp")
         let ratio = Double(largeCost) / Double(smallCost)
         #expect(ratio < 24, "1,000: \(smallCost / 1_000_000) ms, 8,000: \(largeCost / 1_000_000) ms, ratio \(ratio) (linear: about 8)")
     }
@@ -353,12 +358,7 @@ struct LinearReaderTests {
     @Test func snipMateOverridesCostTimeLinearInTheirCount() async throws {
         let small = Self.snipMateOverrides(1_000)
         let large = Self.snipMateOverrides(8_000)
-        let (smallCost, largeCost) = await onOwnThread { () -> (UInt64, UInt64) in
-            let load = { (files: [String: String]) in
-                _ = LibraryLoader(fileSystem: InMemoryFileSystem(files: files)).load(paths: ["/lib"])
-            }
-            return ((try? leastCPU { load(small) }) ?? 1, (try? leastCPU { load(large) }) ?? 1)
-        }
+        let (smallCost, largeCost) = await Self.loadCosts(small, large, at: "/lib")
         let ratio = Double(largeCost) / Double(smallCost)
         #expect(ratio < 24, "1,000: \(smallCost / 1_000_000) ms, 8,000: \(largeCost / 1_000_000) ms, ratio \(ratio) (linear: about 8)")
     }
@@ -366,12 +366,7 @@ struct LinearReaderTests {
     @Test func ultiSnipsClearsCostTimeLinearInTheirCount() async throws {
         let small = Self.ultiSnipsClears(500)
         let large = Self.ultiSnipsClears(4_000)
-        let (smallCost, largeCost) = await onOwnThread { () -> (UInt64, UInt64) in
-            let load = { (files: [String: String]) in
-                _ = LibraryLoader(fileSystem: InMemoryFileSystem(files: files)).load(paths: ["/lib"])
-            }
-            return ((try? leastCPU { load(small) }) ?? 1, (try? leastCPU { load(large) }) ?? 1)
-        }
+        let (smallCost, largeCost) = await Self.loadCosts(small, large, at: "/lib")
         let ratio = Double(largeCost) / Double(smallCost)
         #expect(ratio < 24, "500: \(smallCost / 1_000_000) ms, 4,000: \(largeCost / 1_000_000) ms, ratio \(ratio) (linear: about 8)")
     }
@@ -415,12 +410,7 @@ struct LinearReaderTests {
         }
         let small = files(1_000)
         let large = files(8_000)
-        let (smallCost, largeCost) = await onOwnThread { () -> (UInt64, UInt64) in
-            let load = { (files: [String: String]) in
-                _ = LibraryLoader(fileSystem: InMemoryFileSystem(files: files)).load(paths: ["/lib"])
-            }
-            return ((try? leastCPU { load(small) }) ?? 1, (try? leastCPU { load(large) }) ?? 1)
-        }
+        let (smallCost, largeCost) = await Self.loadCosts(small, large, at: "/lib")
         let ratio = Double(largeCost) / Double(smallCost)
         #expect(ratio < 24, "1,000: \(smallCost / 1_000_000) ms, 8,000: \(largeCost / 1_000_000) ms, ratio \(ratio) (linear: about 8)")
     }
