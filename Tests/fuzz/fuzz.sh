@@ -27,6 +27,8 @@ stale() {
     [ -n "$(find "$@" -newer "$target" -print -quit)" ]
 }
 
+ICU_LINK=""
+if [ "$(uname -s)" = Linux ]; then ICU_LINK="-l_FoundationICU"; fi
 core_sources=$(find Sources/SnippetsCore -name '*.swift' | sort)
 server_jsonrpc_sources=$(find Sources/SnippetsServer/JSONRPC -name '*.swift' | sort)
 if stale "$OUT/mod/libSnippetsCore.a" $core_sources "$0"; then
@@ -46,8 +48,10 @@ build() {
         fi
     elif stale "$binary" "$OUT/mod/libSnippetsCore.a" "Tests/fuzz/$name.swift" "$0"; then
         echo "fuzz: building $name"
+        # SnippetsCore runs library regexes through ICU's C API (Foundation's `_FoundationICU` on Linux), as
+        # Package.swift links it.
         $SWIFTC "${FLAGS[@]}" -module-name "Fuzz_$name" -I "$OUT/mod" "Tests/fuzz/$name.swift" \
-            "$OUT/mod/libSnippetsCore.a" -o "$binary"
+            "$OUT/mod/libSnippetsCore.a" $ICU_LINK -o "$binary"
     fi
 }
 
