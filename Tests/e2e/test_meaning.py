@@ -62,3 +62,28 @@ def test_a_figure_no_snippet_holds_is_still_declined(tmp_path, encoder_present):
     result = ask("what do I send someone who hasn't paid after 90 days?", tmp_path)
     assert not any("90" in c.get("quote", {}).get("text", "") for c in result["citations"])
     assert "90 days" not in result["answer"] or result["status"] == "noMatch"
+
+
+def test_words_and_meaning_agreeing_on_the_first_candidate_outrank_a_lower_pick(tmp_path, encoder_present):
+    """"set up logging" from a Python buffer: the word picker alone named "Bash strict mode" (its description says
+    "Set up"), though retrieval ranked "Python logging setup" first; meaning agrees with retrieval, so that is named."""
+    library = tmp_path / "lib"
+    library.mkdir()
+    (library / "python.json").write_text(json.dumps({"Python logging setup": {
+        "prefix": "logsetup", "description": "Configure the logging module with a format and level",
+        "body": ["import logging", "logging.basicConfig(level=logging.INFO)", "log = logging.getLogger(__name__)"]}}))
+    (library / "shellscript.json").write_text(json.dumps({"Bash strict mode": {
+        "prefix": "strict", "description": "Set up a script to stop on the first error",
+        "body": ["set -euo pipefail", "IFS=$'\\n\\t'"]}}))
+
+    def titles(encoder: bool) -> list[str]:
+        env = {k: v for k, v in os.environ.items() if k != "SNIPPETS_ENCODER"}
+        if not encoder:
+            env["SNIPPETS_ENCODER"] = "off"  # this stop's word picker alone names "Bash strict mode" here
+        env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+        done = subprocess.run(
+            [BINARY, "ask", "--library", str(library), "--language", "python", "--json", "--no-learning", "set up logging"],
+            capture_output=True, text=True, env=env, timeout=300, check=True)
+        return [c["title"] for c in json.loads(done.stdout)["citations"]]
+
+    assert titles(encoder=True) == ["Python logging setup"]
