@@ -200,8 +200,11 @@ final class TestClient: Sendable {
     }
 
     /// The result of a request that must succeed.
-    func result(_ method: String, _ params: JSONValue? = nil, sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws -> JSONValue {
-        let reply = await request(method, params)
+    func result(
+        _ method: String, _ params: JSONValue? = nil, timeout: Duration = .seconds(10),
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) async throws -> JSONValue {
+        let reply = await response(to: sendRequest(method, params), timeout: timeout)
         switch reply {
         case .success(let value): return value
         case .failure(let error):

@@ -373,7 +373,9 @@ enum WeakModel: String, CaseIterable, Sendable {
 
         // The first ask is not held up by the measurement, and the model is advisory meanwhile.
         let started = ContinuousClock.now
-        let first = try await client.result("snippets/ask", ["question": .string(wronglyAnsweredQuestion)]).decode(AskResponse.self)
+        // Waited for up to 25 s (under the measurement's 30), so a loaded pool fails the bound below, not the reply.
+        let first = try await client.result("snippets/ask", ["question": .string(wronglyAnsweredQuestion)], timeout: .seconds(25))
+            .decode(AskResponse.self)
         #expect(ContinuousClock.now - started < .seconds(15), "the ask waited for the measurement")
         #expect(first.modelRole == "advisory" && first.qualification?.basis == "measuring")
         #expect(first.status == "fallback" && first.reason?.code == "model-disagreed")
@@ -387,7 +389,8 @@ enum WeakModel: String, CaseIterable, Sendable {
         }
         #expect(measured.role == .trusted && measured.basis == .measured)
         // Now trusted: the same question is declined.
-        let second = try await client.result("snippets/ask", ["question": .string(wronglyAnsweredQuestion)]).decode(AskResponse.self)
+        let second = try await client.result("snippets/ask", ["question": .string(wronglyAnsweredQuestion)], timeout: .seconds(60))
+            .decode(AskResponse.self)
         #expect(second.modelRole == "trusted" && second.qualification?.basis == "measured")
         #expect(second.status == "noMatch" && second.reason?.code == "model-vetoed" && second.citations.isEmpty)
         #expect(second.qualification?.unanswerable?.agreed == second.qualification?.unanswerable?.probes)

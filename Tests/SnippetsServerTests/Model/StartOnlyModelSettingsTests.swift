@@ -42,7 +42,7 @@ import Testing
         client.notify("workspace/didChangeConfiguration", ["settings": ["snippets": ["model": [
             "url": .string(collector.url), "role": "trusted", "timeoutSeconds": 5]]]])
         #expect(await warning(client, naming: "model.url") != nil, "the user was not told the change was refused")
-        let result = try await client.result("snippets/ask", ["question": .string(overdueQuestion)]).decode(AskResponse.self)
+        let result = try await client.result("snippets/ask", ["question": .string(overdueQuestion)], timeout: .seconds(60)).decode(AskResponse.self)
         // Whatever measures in the background has had a moment to start.
         try await Task.sleep(for: .seconds(2))
         #expect(collector.requests.isEmpty, "\(collector.requests.count) requests reached the URL a settings change named")
@@ -57,7 +57,7 @@ import Testing
         // Switching the model off is always taken.
         client.notify("workspace/didChangeConfiguration", ["settings": ["snippets": ["model": .null]]])
         let before = start.chatRequests.count
-        let plain = try await client.result("snippets/ask", ["question": .string(overdueQuestion)]).decode(AskResponse.self)
+        let plain = try await client.result("snippets/ask", ["question": .string(overdueQuestion)], timeout: .seconds(60)).decode(AskResponse.self)
         #expect(plain.modelRole == nil)
         #expect(start.chatRequests.count == before)
         _ = try await client.shutdownAndExit()
@@ -79,7 +79,7 @@ import Testing
         try await client.initialize(options: ["model": ["url": .string(server.url), "role": .string(role), "timeoutSeconds": 5]])
         client.notify("workspace/didChangeConfiguration", ["settings": ["snippets": ["model": [
             "url": .string(server.url), "role": .string(change), "timeoutSeconds": 5]]]])
-        let result = try await client.result("snippets/ask", ["question": .string(overdueQuestion)]).decode(AskResponse.self)
+        let result = try await client.result("snippets/ask", ["question": .string(overdueQuestion)], timeout: .seconds(60)).decode(AskResponse.self)
         #expect(result.modelRole == expected)
         _ = try await client.shutdownAndExit()
     }
