@@ -23,7 +23,7 @@ public enum MeaningEmbedding {
         var missing: [(id: SnippetID, key: String, text: String)] = []
         var known: [(SnippetID, Int)] = []
         for snippet in snippets {
-            let text = MeaningText.text(ofEvidence: facts.caches.evidence(of: snippet))
+            let text = MeaningText.text(of: snippet, in: facts)
             let key = MeaningText.key(of: text)
             if let row = vectors.row(forKey: key) { known.append((snippet.id, row)) } else { missing.append((snippet.id, key, text)) }
         }

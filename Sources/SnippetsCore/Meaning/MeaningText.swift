@@ -13,6 +13,12 @@ public enum MeaningText {
         text(ofEvidence: SnippetEvidence(snippet))
     }
 
+    /// The text embedded for `snippet`, from the evidence `facts` keeps for its snapshot (computed once per snippet,
+    /// shared with every ask), rather than computed again.
+    public static func text(of snippet: Snippet, in facts: AskLibraryFacts) -> String {
+        text(ofEvidence: facts.caches.evidence(of: snippet))
+    }
+
     static func text(ofEvidence evidence: SnippetEvidence) -> String {
         let snippet = evidence.snippet
         var parts = [snippet.title]

@@ -97,7 +97,7 @@ public final class MeaningService: @unchecked Sendable {
             facts.meaning.calibrate(
                 MeaningCalibration.thresholds(for: library, meaning: facts.meaning, embedder: embedder, vectors: vectors, index: index))
         }
-        if encoded > 0 || facts.meaning.isCalibrated { save(vectors, of: embedder, keepingKeysOf: library) }
+        if encoded > 0 || facts.meaning.isCalibrated { save(vectors, of: embedder, keepingKeysOf: library, facts: facts) }
         return encoded
     }
 
@@ -129,7 +129,7 @@ public final class MeaningService: @unchecked Sendable {
                     for: snapshot.library, meaning: facts.meaning, embedder: embedder, vectors: vectors, index: snapshot.index))
             let status = facts.meaning.status
             progress(status.embedded, status.total, true)
-            if encoded > 0 || facts.meaning.isCalibrated { save(vectors, of: embedder, keepingKeysOf: snapshot.library) }
+            if encoded > 0 || facts.meaning.isCalibrated { save(vectors, of: embedder, keepingKeysOf: snapshot.library, facts: facts) }
         }
         thread.name = "snippets-lsp meaning"
         thread.stackSize = 4 << 20
@@ -138,9 +138,11 @@ public final class MeaningService: @unchecked Sendable {
 
     /// Writes the vectors the library uses (and calibration probes) to the cache file, atomically. A cache that
     /// cannot be written costs embedding at the next start, nothing else.
-    private func save(_ vectors: MeaningVectors, of embedder: any SentenceEmbedder, keepingKeysOf library: SnippetLibrary) {
+    private func save(
+        _ vectors: MeaningVectors, of embedder: any SentenceEmbedder, keepingKeysOf library: SnippetLibrary, facts: AskLibraryFacts
+    ) {
         guard let folder = cacheFolder, let path = cachePath(for: embedder) else { return }
-        var keys = Set(library.snippets.map { MeaningText.key(of: MeaningText.text(of: $0)) })
+        var keys = Set(library.snippets.map { MeaningText.key(of: MeaningText.text(of: $0, in: facts)) })
         keys.formUnion(MeaningCalibration.probeKeys(for: library))
         let bytes = vectors.serialized(keeping: keys)
         do {
