@@ -44,10 +44,12 @@ public enum MeaningCalibration {
 
     /// The thresholds for `library`, whose snippets' vectors are in `meaning`, probing with `embedder` (probe
     /// vectors are kept in `vectors`, so a second calibration of the same library encodes nothing).
+    /// `facts`, when given, supplies each snippet's embedded text from the evidence its snapshot keeps.
     public static func thresholds(
         for library: SnippetLibrary, meaning: SnapshotMeaning, embedder: any SentenceEmbedder, vectors: MeaningVectors,
-        index: TokenIndex? = nil
+        facts: AskLibraryFacts? = nil
     ) -> MeaningThresholds {
+        func text(of snippet: Snippet) -> String { facts.map { MeaningText.text(of: snippet, in: $0) } ?? MeaningText.text(of: snippet) }
         let embedded = library.snippets.filter { meaning.hasVector($0.id) }
         guard embedded.count >= minimumSnippets else { return .defaults }
         let sorted = embedded.sorted { $0.id < $1.id }
@@ -80,13 +82,13 @@ public enum MeaningCalibration {
             // Meaning decides only where words name nothing: a held-out probe whose new leader shares a word with it
             // is a question words would answer, so its lead says nothing about the questions meaning decides.
             if let leader = without.id.flatMap(library.snippet(withID:)),
-                !stems(snippet.title).isDisjoint(with: stems(MeaningText.text(of: leader)))
+                !stems(snippet.title).isDisjoint(with: stems(text(of: leader)))
             {
                 continue
             }
             heldOut.append((without.best, without.runnerUp))
         }
-        let vocabulary = Set(library.snippets.flatMap { AskWords.tokens(in: MeaningText.text(of: $0)) })
+        let vocabulary = Set(library.snippets.flatMap { AskWords.tokens(in: text(of: $0)) })
         var offTopic: [(best: Float, runnerUp: Float?)] = []
         for question in offTopicQuestions {
             let words = AskWords.tokens(in: question).filter { !QuestionWord.isIgnorable($0) }
@@ -113,6 +115,18 @@ public enum MeaningCalibration {
             offTopicProbes: offTopic.count, offTopicAnswered: offTopic.filter { thresholds.admits(best: $0.best, runnerUp: $0.runnerUp) }.count)
         return thresholds
     }
+
+    /// What a calibration of `meaning`'s library depends on, as a hex digest: the snippets probed (identifiers and
+    /// titles), the text each is embedded from (`SnapshotMeaning.textsRevision`), the encoder, and how calibration is
+    /// done (`version`). The same digest means the same thresholds, so a calibration is kept per library revision
+    /// (`MeaningService`) rather than made again by every command. Nil before the library was embedded.
+    public static func fingerprint(of meaning: SnapshotMeaning, encoder identity: String) -> String? {
+        guard let revision = meaning.textsRevision else { return nil }
+        return SHA1.hex(Array("calibration \(version)\n\(identity)\n\(revision)".utf8))
+    }
+
+    /// Changes whenever `thresholds` would give other figures for the same library.
+    static let version = 1
 
     /// The cache keys of every text a calibration of `library` may encode (a superset: every title), so a cache
     /// kept for the library keeps its probes too.

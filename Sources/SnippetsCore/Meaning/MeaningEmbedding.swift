@@ -22,12 +22,16 @@ public enum MeaningEmbedding {
         meaning.attach(embedder: embedder, vectors: vectors, total: snippets.count)
         var missing: [(id: SnippetID, key: String, text: String)] = []
         var known: [(SnippetID, Int)] = []
+        var revision: [UInt64] = []
+        revision.reserveCapacity(snippets.count)
         for snippet in snippets {
             let text = MeaningText.text(of: snippet, in: facts)
             let key = MeaningText.key(of: text)
+            revision.append(FNV1a.hash("\(snippet.id.rawValue)\t\(snippet.title)\t\(key)".utf8))
             if let row = vectors.row(forKey: key) { known.append((snippet.id, row)) } else { missing.append((snippet.id, key, text)) }
         }
         meaning.record(known)
+        meaning.textsRevision = SHA1.hex(revision.sorted().flatMap { value in withUnsafeBytes(of: value.littleEndian, Array.init) })
         var done = known.count
         progress(done, snippets.count)
         var encoded = 0

@@ -10,22 +10,27 @@ public enum MeaningText {
 
     /// The text embedded for `snippet`.
     public static func text(of snippet: Snippet) -> String {
-        text(ofEvidence: SnippetEvidence(snippet))
+        text(of: snippet) { SnippetEvidence(snippet).trustedBodySentences }
     }
 
     /// The text embedded for `snippet`, from the evidence `facts` keeps for its snapshot (computed once per snippet,
-    /// shared with every ask), rather than computed again.
+    /// shared with every ask), rather than computed again; and only where the body is embedded at all.
     public static func text(of snippet: Snippet, in facts: AskLibraryFacts) -> String {
-        text(ofEvidence: facts.caches.evidence(of: snippet))
+        text(of: snippet) { facts.caches.evidence(of: snippet).trustedBodySentences }
     }
 
     static func text(ofEvidence evidence: SnippetEvidence) -> String {
-        let snippet = evidence.snippet
+        text(of: evidence.snippet) { evidence.trustedBodySentences }
+    }
+
+    /// The title and description, else the title and `bodySentences()` (asked for only then: reading a body's
+    /// sentences is most of the cost of a library's texts).
+    private static func text(of snippet: Snippet, bodySentences: () -> [String]) -> String {
         var parts = [snippet.title]
         if let description = snippet.description, !description.isEmpty, description != snippet.title { parts.append(description) }
         // The body only where there is no description: a long body drowns what the title says it is for (measured on
         // examples/library: "hasn't paid" led "Gentle payment reminder" by 0.03 with bodies, 0.10 without).
-        if parts.count == 1 { parts += evidence.trustedBodySentences }
+        if parts.count == 1 { parts += bodySentences() }
         let joined = parts.map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
             .filter { !$0.isEmpty }.joined(separator: ". ")
         return cut(joined)

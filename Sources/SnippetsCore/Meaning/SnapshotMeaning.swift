@@ -15,6 +15,7 @@ public final class SnapshotMeaning: @unchecked Sendable {
     private var total = 0
     private var calibrated: MeaningThresholds?
     private var offReason: String?
+    private var revision: String?
 
     public init() {}
 
@@ -41,6 +42,13 @@ public final class SnapshotMeaning: @unchecked Sendable {
     /// Records several at once.
     public func record(_ rows: [(SnippetID, Int)]) {
         lock.withLock { for (id, row) in rows { rowBySnippet[id] = row } }
+    }
+
+    /// What was embedded, as a digest of each snippet's identifier, title and embedded text (set by
+    /// `MeaningEmbedding.run`; the calibration's fingerprint is made from it).
+    public var textsRevision: String? {
+        get { lock.withLock { revision } }
+        set { lock.withLock { revision = newValue } }
     }
 
     /// Sets the thresholds calibrated on this library.

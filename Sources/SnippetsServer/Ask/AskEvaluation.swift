@@ -121,7 +121,7 @@ public struct AskEvaluation: Sendable {
         // Meaning search as `serve` would have it for `meaningEnvironment` (the command's); none for callers that
         // pass none (tests of the word pipeline).
         if let meaningEnvironment {
-            MeaningSetup.prepare(facts, library: library, index: index, environment: meaningEnvironment)
+            MeaningSetup.prepare(facts, library: library, environment: meaningEnvironment)
         } else {
             facts.meaning.turnOff(because: "Meaning search is off for this evaluation.")
         }

@@ -88,7 +88,7 @@ public enum AskCommand: SnippetsCommand {
                 standing = .resolving(roleSetting, qualification: known)
             }
             let facts = AskLibraryFacts(library: library)
-            MeaningSetup.prepare(facts, library: library, index: index, environment: context.environment, budget: MeaningSetup.commandLineBudget)
+            MeaningSetup.prepare(facts, library: library, environment: context.environment, budget: MeaningSetup.commandLineBudget)
             result = try await AskPipeline(
                 library: library, index: index, facts: facts, model: model, modelStanding: standing, learned: learned,
                 sources: FileSystemSnippetSources(fileSystem: DiskFileSystem()))
@@ -106,6 +106,20 @@ public enum AskCommand: SnippetsCommand {
             context.print(text(for: result, library: library))
         }
         return exitStatus(for: result.status)
+    }
+
+    /// What the answer should say about meaning search: why it is off and how to turn it on (not when the person
+    /// turned it off), or how much of the library it covered when that was not all of it.
+    static func meaningLine(_ meaning: AskMeaning) -> String? {
+        switch meaning.state {
+        case .off:
+            guard let note = meaning.note, note != MeaningSetup.turnedOffReason else { return nil }
+            return note
+        case .embedding:
+            return "Meaning search covered \(meaning.embedded) of \(meaning.total) snippets; asks after this one embed the rest (the language server embeds the whole library in the background)."
+        case .ready:
+            return nil
+        }
     }
 
     /// 0 when the library was searched, 1 when it could not be.
@@ -138,6 +152,7 @@ public enum AskCommand: SnippetsCommand {
         if let reason = result.reason {
             lines += ["", "\(result.status.rawValue) (\(reason.code.rawValue)): \(reason.message)"]
         }
+        if let meaning = result.meaning, let line = meaningLine(meaning) { lines += ["", line] }
         if let standing = result.model {
             lines += ["", "Model role: \(standing.role.rawValue) (\(DoctorReport.describe(AskResponse.Qualification(standing))))"]
         }

@@ -11,7 +11,8 @@ import SnippetsCore
 ///   and on disk under `$XDG_CACHE_HOME/snippets-lsp/meaning/` (one file per encoder), so a second start embeds
 ///   nothing and an edit embeds only the edited snippet. The cache holds vectors and hashes of text, never text.
 /// - A newer snapshot stops the embedding of an older one between batches.
-/// - The thresholds of a meaning pick are calibrated on the library once it is embedded (`MeaningCalibration`).
+/// - The thresholds of a meaning pick are calibrated on the library once it is embedded (`MeaningCalibration`), and
+///   kept beside the vectors by library revision, so an unchanged library is not calibrated again.
 public final class MeaningService: @unchecked Sendable {
     /// Where the vectors are kept on disk; nil keeps them in memory only.
     public let cacheFolder: String?
@@ -83,21 +84,31 @@ public final class MeaningService: @unchecked Sendable {
     }
 
     /// Embeds `library` (whose facts are `facts`) now, on the calling thread: what the command line does before it
-    /// asks. `budget`: the most snippets to encode (nil: all). Saves the cache when anything was encoded.
+    /// asks. `budget`: how long to spend encoding (nil: until every snippet is embedded); what is left is embedded
+    /// by later calls, from the cache. Saves the cache when anything was encoded.
     @discardableResult
-    public func embedNow(library: SnippetLibrary, facts: AskLibraryFacts, index: TokenIndex?, budget: Int? = nil) -> Int {
+    public func embedNow(library: SnippetLibrary, facts: AskLibraryFacts, budget: Duration? = nil) -> Int {
         let embedder: any SentenceEmbedder
         do { embedder = try self.embedder() } catch {
             facts.meaning.turnOff(because: MeaningSetup.unreadable(encoderPath, error))
             return 0
         }
         let vectors = vectors(of: embedder)
-        let encoded = MeaningEmbedding.run(library: library, facts: facts, embedder: embedder, vectors: vectors, budget: budget)
-        if facts.meaning.status.state == .ready {
-            facts.meaning.calibrate(
-                MeaningCalibration.thresholds(for: library, meaning: facts.meaning, embedder: embedder, vectors: vectors, index: index))
-        }
-        if encoded > 0 || facts.meaning.isCalibrated { save(vectors, of: embedder, keepingKeysOf: library, facts: facts) }
+        let before = vectors.count
+        // The budget is for encoding: it starts at the first batch, after the texts are read.
+        var deadline: ContinuousClock.Instant?
+        let encoded = MeaningEmbedding.run(
+            library: library, facts: facts, embedder: embedder, vectors: vectors,
+            shouldStop: {
+                guard let budget else { return false }
+                guard let deadline else {
+                    deadline = .now + budget
+                    return false
+                }
+                return ContinuousClock.now >= deadline
+            })
+        if facts.meaning.status.state == .ready { calibrate(library, facts: facts, embedder: embedder, vectors: vectors) }
+        if vectors.count != before { save(vectors, of: embedder, keepingKeysOf: library, facts: facts) }
         return encoded
     }
 
@@ -119,21 +130,60 @@ public final class MeaningService: @unchecked Sendable {
                 return
             }
             let vectors = vectors(of: embedder)
+            let before = vectors.count
             let stopped = { self.lock.withLock { self.generation != mine } }
-            let encoded = MeaningEmbedding.run(
+            _ = MeaningEmbedding.run(
                 library: snapshot.library, facts: facts, embedder: embedder, vectors: vectors, shouldStop: stopped,
                 progress: { done, total in progress(done, total, false) })
             guard !stopped() else { return }
-            facts.meaning.calibrate(
-                MeaningCalibration.thresholds(
-                    for: snapshot.library, meaning: facts.meaning, embedder: embedder, vectors: vectors, index: snapshot.index))
+            calibrate(snapshot.library, facts: facts, embedder: embedder, vectors: vectors)
             let status = facts.meaning.status
             progress(status.embedded, status.total, true)
-            if encoded > 0 || facts.meaning.isCalibrated { save(vectors, of: embedder, keepingKeysOf: snapshot.library, facts: facts) }
+            if vectors.count != before { save(vectors, of: embedder, keepingKeysOf: snapshot.library, facts: facts) }
         }
         thread.name = "snippets-lsp meaning"
         thread.stackSize = 4 << 20
         thread.start()
+    }
+
+    /// Sets `facts`' thresholds: those kept for this library revision (`MeaningCalibration.fingerprint`), else a new
+    /// calibration, which is then kept. A command that asks once must not calibrate again what has not changed.
+    private func calibrate(_ library: SnippetLibrary, facts: AskLibraryFacts, embedder: any SentenceEmbedder, vectors: MeaningVectors) {
+        let fingerprint = MeaningCalibration.fingerprint(of: facts.meaning, encoder: embedder.identity) ?? ""
+        let path = cachePath(for: embedder).map { $0.replacingSuffix(".vectors", with: ".calibrations") }
+        var kept = path.flatMap { try? BoundedFileRead.contents(of: $0, maximumSize: 1 << 20) }
+            .flatMap { try? JSONDecoder().decode(KeptCalibrations.self, from: Data($0)) } ?? KeptCalibrations()
+        if let thresholds = kept.thresholds(for: fingerprint) {
+            facts.meaning.calibrate(thresholds)
+            return
+        }
+        let thresholds = MeaningCalibration.thresholds(for: library, meaning: facts.meaning, embedder: embedder, vectors: vectors, facts: facts)
+        facts.meaning.calibrate(thresholds)
+        guard let path, let folder = cacheFolder, !fingerprint.isEmpty else { return }
+        kept.keep(thresholds, for: fingerprint)
+        guard let data = try? JSONEncoder().encode(kept) else { return }
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try? data.write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+
+    /// Thresholds by library revision, the most recent `capacity` kept (a person switches between a few libraries).
+    struct KeptCalibrations: Codable {
+        static let capacity = 16
+        var entries: [Entry] = []
+        struct Entry: Codable {
+            var fingerprint: String
+            var thresholds: MeaningThresholds
+        }
+
+        func thresholds(for fingerprint: String) -> MeaningThresholds? {
+            entries.first { $0.fingerprint == fingerprint }?.thresholds
+        }
+
+        mutating func keep(_ thresholds: MeaningThresholds, for fingerprint: String) {
+            entries.removeAll { $0.fingerprint == fingerprint }
+            entries.insert(Entry(fingerprint: fingerprint, thresholds: thresholds), at: 0)
+            if entries.count > Self.capacity { entries.removeLast(entries.count - Self.capacity) }
+        }
     }
 
     /// Writes the vectors the library uses (and calibration probes) to the cache file, atomically. A cache that
@@ -156,5 +206,11 @@ public final class MeaningService: @unchecked Sendable {
         #if os(Linux)
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
         #endif
+    }
+}
+
+private extension String {
+    func replacingSuffix(_ suffix: String, with replacement: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) + replacement : self + replacement
     }
 }

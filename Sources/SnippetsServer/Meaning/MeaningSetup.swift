@@ -9,20 +9,25 @@ public enum MeaningSetup {
     public static let offReason =
         "Meaning search is off: no encoder file (snippets-encoder.bin) was found beside snippets-lsp or in ~/.local/share/snippets-lsp/. `make` builds it; copy it beside the binary to match questions by meaning, not only by words."
 
-    /// The most snippets one command-line ask embeds before answering (the rest on later runs, from the cache).
-    public static let commandLineBudget = 1500
+    /// Why meaning search is off when the person turned it off.
+    public static let turnedOffReason = "Meaning search is off: \(EncoderFile.environmentVariable)=off."
 
-    /// Embeds `library` into `facts` now (at most `budget` snippets not in the cache), for a command that asks
-    /// without a server; or records why meaning search is off.
+    /// How long one command-line ask spends embedding snippets not in the cache before it answers (the rest on later
+    /// runs, from the cache; the language server embeds a whole library in the background). Encoding costs about
+    /// 10 ms a snippet, so a first ask over thousands of snippets would otherwise wait a minute.
+    public static let commandLineBudget = Duration.seconds(3)
+
+    /// Embeds `library` into `facts` now (for at most `budget`; nil: all of it), for a command that asks without a
+    /// server; or records why meaning search is off.
     public static func prepare(
-        _ facts: AskLibraryFacts, library: SnippetLibrary, index: TokenIndex?, environment: [String: String], budget: Int? = nil
+        _ facts: AskLibraryFacts, library: SnippetLibrary, environment: [String: String], budget: Duration? = nil
     ) {
         let (service, reason) = service(environment: environment)
         guard let service else {
             facts.meaning.turnOff(because: reason ?? offReason)
             return
         }
-        service.embedNow(library: library, facts: facts, index: index, budget: budget)
+        service.embedNow(library: library, facts: facts, budget: budget)
     }
 
     /// Why meaning search is off when the encoder file at `path` could not be read.
@@ -35,7 +40,7 @@ public enum MeaningSetup {
     /// `SNIPPETS_ENCODER=off` turns meaning search off.
     public static func service(environment: [String: String]) -> (service: MeaningService?, offReason: String?) {
         if environment[EncoderFile.environmentVariable] == "off" {
-            return (nil, "Meaning search is off: \(EncoderFile.environmentVariable)=off.")
+            return (nil, turnedOffReason)
         }
         guard let path = EncoderFile.locate(environment: environment) else { return (nil, offReason) }
         let service = MeaningService(
