@@ -36,6 +36,21 @@ import Testing
         #expect(result.out == "\(Self.fixtures)/good/markdown.json: 1 snippet\n1 snippet in 1 file, 0 problems\n")
     }
 
+    @Test func saysWhyMeaningSearchIsOffAndHowToTurnItOn() async throws {
+        let good = ["SNIPPETS_LIBRARY": Self.fixtures + "/good"]
+        // A named encoder file that is not there: said in the text, and in the JSON, whatever else the machine has.
+        let missing = await check([], environment: good.merging(["SNIPPETS_ENCODER": "/no/such/encoder.bin"]) { $1 })
+        #expect(missing.status == 0)
+        #expect(missing.out.contains("Meaning search is off: SNIPPETS_ENCODER names /no/such/encoder.bin, which is not a file."))
+        let json = await check(["--json"], environment: good.merging(["SNIPPETS_ENCODER": "/no/such/encoder.bin"]) { $1 })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        let meaning = try #require(object["meaning"] as? [String: Any])
+        #expect(meaning["state"] as? String == "off")
+        // Turned off by the person: not repeated at them in the text, still in the JSON.
+        let off = await check([], environment: good.merging(["SNIPPETS_ENCODER": "off"]) { $1 })
+        #expect(!off.out.contains("Meaning search"))
+    }
+
     @Test func missingLibraryPathIsNamedAndFails() async {
         let result = await check(["--library", "/no/such/library"])
         #expect(result.status == 1)
@@ -46,7 +61,7 @@ import Testing
         let result = await check(["--library", Self.fixtures + "/bad", "--json"])
         #expect(result.status == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
-        #expect(Set(object.keys) == ["conflicts", "diagnostics", "files", "layers", "library", "totals"])
+        #expect(Set(object.keys) == ["conflicts", "diagnostics", "files", "layers", "library", "meaning", "totals"])
         let totals = try #require(object["totals"] as? [String: Int])
         #expect(totals == ["snippets": 3, "files": 3, "errors": 3, "warnings": 0, "notes": 1, "hints": 0, "problems": 3, "conflicts": 0])
         let diagnostics = try #require(object["diagnostics"] as? [[String: Any]])

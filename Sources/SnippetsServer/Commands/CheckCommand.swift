@@ -76,6 +76,9 @@ public enum CheckCommand: SnippetsCommand {
         let learned = LearnedWordsStore.load(paths: paths.paths, library: library)
         var report = CheckReport(library: library, paths: paths, learnedWordsDiagnostics: learned.diagnostics)
         if let engine { report.client = ClientLossReport(library: library, engine: engine) }
+        let (meaning, offReason) = MeaningSetup.service(environment: context.environment)
+        report.meaning = CheckReport.Meaning(
+            state: meaning == nil ? "off" : "on", note: meaning?.encoderPath ?? offReason ?? MeaningSetup.offReason)
         if arguments.has("--json") {
             context.printJSON(report.json())
         } else if let client = report.client {

@@ -86,6 +86,15 @@ struct CheckReport: Encodable {
     var client: ClientLossReport?
     /// What the formats of the files read say about themselves (`FormatRegistry.checkNotes(for:)`); nil when none does.
     var formatNotes: [String]?
+    /// Whether ask can match questions by meaning here, and why not (set by the command: see `Meaning`).
+    var meaning: Meaning?
+
+    struct Meaning: Encodable {
+        /// `on` (an encoder file was found) or `off`.
+        var state: String
+        /// The encoder file, when on; why it is off and how to turn it on, when off.
+        var note: String
+    }
 
     init(library snippetLibrary: SnippetLibrary, paths: LibraryPaths, learnedWordsDiagnostics: [LibraryDiagnostic] = []) {
         library = Library(paths: paths.paths, source: paths.source.rawValue)
@@ -157,6 +166,8 @@ struct CheckReport: Encodable {
             for diagnostic in byURI[file.uri] ?? [] { lines.append(line(diagnostic)) }
         }
         lines += formatNotes ?? []
+        // Said only when off for a reason the person may not know (not when they turned it off).
+        if let meaning, meaning.state == "off", meaning.note != MeaningSetup.turnedOffReason { lines.append(meaning.note) }
         var summary =
             "\(totals.snippets) snippet\(totals.snippets == 1 ? "" : "s") in \(totals.files) file\(totals.files == 1 ? "" : "s"), \(totals.problems) problem\(totals.problems == 1 ? "" : "s")"
         if totals.conflicts > 0 {

@@ -1,3 +1,4 @@
+import Foundation
 import SnippetsCore
 import SnippetsEncoder
 
@@ -41,6 +42,13 @@ public enum MeaningSetup {
     public static func service(environment: [String: String]) -> (service: MeaningService?, offReason: String?) {
         if environment[EncoderFile.environmentVariable] == "off" {
             return (nil, turnedOffReason)
+        }
+        // A file the person named is the one used, or none: falling back elsewhere would hide a typo.
+        var isFolder: ObjCBool = false
+        if let named = environment[EncoderFile.environmentVariable], !named.isEmpty,
+            !FileManager.default.fileExists(atPath: named, isDirectory: &isFolder) || isFolder.boolValue
+        {
+            return (nil, "Meaning search is off: \(EncoderFile.environmentVariable) names \(named), which is not a file. Point it at snippets-encoder.bin (`make` builds it), or unset it.")
         }
         guard let path = EncoderFile.locate(environment: environment) else { return (nil, offReason) }
         let service = MeaningService(
