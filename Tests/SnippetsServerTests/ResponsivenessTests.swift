@@ -43,6 +43,31 @@ struct ResponsivenessTests {
         #expect(errorCode(await client.response(to: slow, timeout: .seconds(5))) == -32800)
     }
 
+    @Test func completionAndAskAreAnsweredWhileTheLibraryIsBeingEmbedded() async throws {
+        // An encoder that does not return until the test opens its gate: embedding is under way for as long as the
+        // test wants, on its own thread.
+        let gate = GatedEmbedder(questions: ["hello"])
+        let client = TestClient(library: library) { configuration in
+            configuration.meaning = MeaningService(embedder: gate, cacheFolder: nil)
+        }
+        try await client.initialize()
+        #expect(gate.waitUntilEntered(), "embedding never started")
+        client.open("file:///w/a.txt", language: "plaintext", text: "hel")
+        #expect(try await client.complete("file:///w/a.txt", line: 0, character: 3).items.map(\.label) == ["hello"])
+        // An ask meanwhile is answered by words, and says meaning search is not ready.
+        let during = try await client.result("snippets/ask", ["question": "hello"]).decode(AskResponse.self)
+        #expect(during.status == "answered")
+        #expect(during.meaning?.state == "embedding")
+        #expect(gate.isBlocked, "the embedding finished before the requests were answered")
+        gate.open()
+        var state = during.meaning?.state
+        for _ in 0..<200 where state != "ready" {
+            try await Task.sleep(for: .milliseconds(20))
+            state = try await client.result("snippets/ask", ["question": "hello"]).decode(AskResponse.self).meaning?.state
+        }
+        #expect(state == "ready")
+    }
+
     @Test func everyRequestsTransformsShareOneRegexBudget() async throws {
         var registry = RequestHandlerRegistry.standard
         registry.register(HostileTransformsTestHandler.self)
@@ -72,5 +97,45 @@ struct ResponsivenessTests {
         #expect(try await client.complete("file:///w/a.txt", line: 0, character: 3).items.map(\.label) == ["hello"])
         try await client.nextLoad()
         #expect(try await client.complete("file:///w/a.txt", line: 0, character: 3).items.map(\.label) == ["help"])
+    }
+}
+
+/// An embedder whose `embed` blocks until `open()`, except for the texts in `questions` (encoded at once, as an ask
+/// encodes its question beside the embedding).
+final class GatedEmbedder: SentenceEmbedder, @unchecked Sendable {
+    private let entered = DispatchSemaphore(value: 0)
+    private let gate = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var blocked = false
+    private var opened = false
+    let questions: Set<String>
+    init(questions: Set<String>) { self.questions = questions }
+    var identity: String { "gated-1" }
+    var dimension: Int { 2 }
+    var isBlocked: Bool { lock.withLock { blocked } }
+
+    func embed(_ texts: [String]) -> [[Float]] {
+        let wait = lock.withLock { () -> Bool in
+            if opened || texts.allSatisfy(questions.contains) { return false }
+            blocked = true
+            return true
+        }
+        if wait {
+            entered.signal()
+            gate.wait()
+            gate.signal()
+        }
+        return texts.map { _ in [0.6, 0.8] }
+    }
+
+    /// Whether `embed` was entered within ten seconds.
+    func waitUntilEntered() -> Bool { entered.wait(timeout: .now() + 10) == .success }
+
+    func open() {
+        lock.withLock {
+            opened = true
+            blocked = false
+        }
+        gate.signal()
     }
 }
