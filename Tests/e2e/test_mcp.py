@@ -310,6 +310,21 @@ async def test_save_snippet_with_allow_save_keeps_every_entry(tmp_path, library)
     assert not (tmp_path / "outside").exists()
 
 
+async def test_save_snippet_in_a_folder_whose_name_needs_escaping_names_the_snippet_search_finds(tmp_path, library):
+    # "+", "," and "@" are kept by Foundation's file URLs and escaped by the loader's: an id made the other way is one
+    # no other tool knows.
+    odd = tmp_path / "c++ lib, v2@home"
+    shutil.copytree(library, odd)
+    async with session(tmp_path, "--library", str(odd), "--allow-save") as (client, _, _, _):
+        content = structured(await client.call_tool(
+            "save_snippet", {"title": "Odd folder note", "trigger": "zqxodd", "body": "Saved where the name needs escaping."}))
+        assert content["isInLibrary"] is True
+        hit = structured(await client.call_tool("search_snippets", {"query": "zqxodd"}))["results"][0]
+        assert hit["id"] == content["id"]
+        got = await client.call_tool("get_snippet", {"id": content["id"]})
+        assert not got.is_error and structured(got)["title"] == "Odd folder note"
+
+
 async def test_save_snippet_refuses_a_read_only_layer(tmp_path, library):
     before = {path.name: path.read_bytes() for path in library.iterdir()}
     async with session(tmp_path, "--library", f"team={library}", "--read-only", "team", "--allow-save") as (client, _, _, _):

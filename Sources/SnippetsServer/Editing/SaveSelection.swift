@@ -25,6 +25,13 @@ enum SaveSelection {
         return CodeAction(title: title, kind: kind, command: LSPCommand(title: title, command: command, arguments: [arguments]))
     }
 
+    /// The snippet titled `title` in the file at `path` as `library` serves it, if it does: its identifier is the one
+    /// search, `get_snippet` and completion use (a path is made a URI one way only, `DocumentURI(filePath:)`).
+    static func served(_ title: String, at path: String, in library: SnippetLibrary) -> Snippet? {
+        let key = DocumentURI(filePath: path).comparableKey
+        return library.snippets.first { $0.title == title && DocumentURI($0.location.uri).comparableKey == key }
+    }
+
     /// The file saved snippets go to: `saveTo` (resolved by `LibraryPaths.absolute`, as library paths are), else
     /// `saved.code-snippets` in the first writable library layer when it is a directory, or that path itself when it
     /// is a `.code-snippets` file. Either way it must pass the one write check (`checkDestination`): a snippet file
@@ -160,19 +167,16 @@ enum SaveSelection {
         if arguments.preview == true {
             let chosen = request.named(
                 in: try? BoundedFileRead.contents(of: path, maximumSize: LibraryLoader.defaultMaximumFileSize), snapshot: context.library)
-            let uri = URL(fileURLWithPath: path).absoluteString
+            let uri = DocumentURI(filePath: path).stringValue
             return SaveSelectionResult(
                 path: path, id: SnippetID(fileURI: uri, key: chosen.title).rawValue, title: chosen.title, trigger: chosen.trigger,
                 isInLibrary: true)
         }
         let chosen = try request.write(to: path, layers: context.writeLayers, snapshot: context.library, writer: writer)
         let reloaded = await context.reloadAndWait()
-        let uri = URL(fileURLWithPath: path).absoluteString
-        let id = SnippetID(fileURI: uri, key: chosen.title)
-        let served = reloaded.library.snippets.contains {
-            $0.title == chosen.title && DocumentURI($0.location.uri).comparableKey == DocumentURI(uri).comparableKey
-        }
-        return SaveSelectionResult(path: path, id: id.rawValue, title: chosen.title, trigger: chosen.trigger, isInLibrary: served)
+        let served = Self.served(chosen.title, at: path, in: reloaded.library)
+        let id = served?.id ?? SnippetID(fileURI: DocumentURI(filePath: path).stringValue, key: chosen.title)
+        return SaveSelectionResult(path: path, id: id.rawValue, title: chosen.title, trigger: chosen.trigger, isInLibrary: served != nil)
     }
 }
 

@@ -438,9 +438,9 @@ struct MCPTools: Sendable {
         try request.checkNames(in: snapshot)
         let chosen = try request.write(to: path, layers: library.layers, snapshot: snapshot, writer: SnippetFileWriter())
         let served = await library.reload()
-        let uri = URL(fileURLWithPath: path).absoluteString
-        let id = SnippetID(fileURI: uri, key: chosen.title)
-        let isInLibrary = served.library.snippet(withID: id) != nil
+        let saved = SaveSelection.served(chosen.title, at: path, in: served.library)
+        let id = saved?.id ?? SnippetID(fileURI: DocumentURI(filePath: path).stringValue, key: chosen.title)
+        let isInLibrary = saved != nil
         let result = SaveResult(
             id: id.rawValue, uri: SnippetResourceURI.uri(of: id), title: chosen.title, trigger: chosen.trigger, path: path, isInLibrary: isInLibrary)
         return try Self.result(
