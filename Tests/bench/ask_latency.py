@@ -77,7 +77,8 @@ def run(binary: str, library: str | list[str], questions: list[str], count: int,
                 meaning = (client.call("snippets/ask", {"question": questions[0]}, timeout=600).get("result") or {}).get("meaning") or {}
                 if meaning.get("state") == "ready":
                     break
-                if meaning.get("state") == "off" or time.monotonic() > deadline:
+                # Off with a reason is final; off without one is a snapshot from before the first load.
+                if (meaning.get("state") == "off" and meaning.get("note")) or time.monotonic() > deadline:
                     raise SystemExit(f"meaning search did not get ready: {meaning}")
                 time.sleep(2)
             print(f"meaning ready: {meaning.get('embedded')} snippets, server CPU {cpu_seconds(client.process.pid) - started_cpu:.1f} s "
