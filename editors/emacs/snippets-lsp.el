@@ -499,8 +499,43 @@ ITEM is a citation or a candidate; the server learns the question's words."
             (yas-expand-snippet (snippets-lsp--yasnippet (snippets-lsp--get result "snippet"))))
         (insert (replace-regexp-in-string
                  "\n" (concat "\n" (make-string (current-indentation) ?\s)) (snippets-lsp--get result "text") t t)))
-      ;; Learning is quiet: a refusal (learning off, a read-only library) changes nothing the user did.
-      (snippets-lsp--execute connection "snippets.learn" (list :question question :id id) #'ignore))))
+      ;; A refusal (learning off, a read-only library) is quiet: it changes nothing the user did.
+      (snippets-lsp--execute connection "snippets.learn" (list :question question :id id)
+                             (lambda (result) (snippets-lsp--learned connection question id result))))))
+
+(defvar snippets-lsp-last-lesson nil
+  "What the last insert from an answer taught the server.
+That is (CONNECTION QUESTION ID RESULT); `snippets-lsp-forget-last' takes
+it back.")
+
+(defun snippets-lsp--learned (connection question id result)
+  "Says what choosing ID for QUESTION taught the server, and keeps it.
+RESULT is the reply of `snippets.learn' over CONNECTION."
+  (when (and (not (snippets-lsp--get result "error")) (snippets-lsp--get result "path"))
+    (setq snippets-lsp-last-lesson (list connection question id result))
+    (let ((words (append (snippets-lsp--get result "learned") nil)))
+      (message "snippets-lsp: learned from your choice: %s → \"%s\"; undo: M-x snippets-lsp-forget-last"
+               (if words (string-join words ", ") "this question") (snippets-lsp--get result "title")))))
+
+;;;###autoload
+(defun snippets-lsp-forget-last ()
+  "Takes back what the last snippet inserted from an answer taught the server.
+A wrong line chosen in *snippets-ask* is undone without a shell."
+  (interactive)
+  (pcase-let ((`(,connection ,question ,id ,result) snippets-lsp-last-lesson))
+    (unless connection
+      (user-error "snippets-lsp: no choice of yours taught the server anything in this session"))
+    (let* ((reply (snippets-lsp--request
+                   connection "workspace/executeCommand"
+                   (list :command "snippets.forget"
+                         :arguments (vector (list :id id :question question
+                                                  :words (vconcat (snippets-lsp--get result "learned")))))))
+           (title (snippets-lsp--get reply "title")))
+      (setq snippets-lsp-last-lesson nil)
+      (if (or (> (or (snippets-lsp--get reply "forgotten") 0) 0) (eq t (snippets-lsp--get reply "forgotQuestion")))
+          (message "snippets-lsp: forgot what \"%s\" learned from your choice" title)
+        (message "snippets-lsp: \"%s\" had nothing left to forget" title))
+      reply)))
 
 (defun snippets-lsp-open-definition (&optional item)
   "Opens the definition of the snippet ITEM (default: the one at point)."
