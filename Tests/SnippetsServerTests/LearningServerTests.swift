@@ -245,11 +245,16 @@ import Testing
         #expect(first.status == 0)
         #expect(first.out == "\"Unpaid account chase\" learned: café, owes, money (in \(learnedFile)).\n")
         #expect(await run(["learn", "internet login for visitors", "--snippet", "Wifi password", "--library", library]).status == 0)
+        // A question of the snippet's own words teaches no word, only the question; taught again, nothing.
+        #expect(await run(["learn", "the wifi password", "--snippet", "Wifi password", "--library", library]).out
+            == "\"Wifi password\" learned this question (in \(learnedFile)).\n")
+        #expect(await run(["learn", "The wifi password?", "--snippet", "Wifi password", "--library", library]).out
+            == "Nothing new to learn: \"Wifi password\" already has every content word of the question.\n")
         // Forget a question's words everywhere: "money" and "login" go, the rest stays.
         #expect(await run(["learn", "--forget", "money login", "--library", library]).out == "Forgot 2 learned words.\n")
         var file = try String(contentsOfFile: learnedFile, encoding: .utf8)
         #expect(file.contains("\"Unpaid account chase\": [\"café\", \"owes\", \"? a café still owes me money\"]"))
-        #expect(file.contains("\"Wifi password\": [\"internet\", \"visitors\", \"? internet login for visitors\"]"))
+        #expect(file.contains("\"Wifi password\": [\"internet\", \"visitors\", \"? internet login for visitors\", \"? the wifi password\"]"))
         // Forget a snippet: its entry goes.
         #expect(await run(["learn", "--forget", "--snippet", "Wifi password", "--library", library]).out == "Forgot 2 learned words.\n")
         file = try String(contentsOfFile: learnedFile, encoding: .utf8)
