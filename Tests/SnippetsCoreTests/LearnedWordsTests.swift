@@ -172,6 +172,69 @@ import Testing
         #expect(try await answer("how much money does a sourdough bakery make", learned: taught).status == .noMatch)
     }
 
+    /// What learning records for `question` when `title` is chosen, as `snippets.learn` records it: the words the
+    /// snippet lacks, then the question as taught.
+    func lesson(_ question: String, for title: String, in library: SnippetLibrary) -> LearnedWords {
+        let snippet = library.snippets.first { $0.title == title }!
+        let entries = LearnedWords.wordsToLearn(from: question, for: snippet) + [LearnedWords.questionMark + question]
+        return LearnedWords(wordsBySnippet: [snippet.id: entries])
+    }
+
+    @Test func aWrongLessonNamesItsSnippetBesideTheOneTheQuestionsOwnWordsFitNeverInItsPlace() async throws {
+        // RET on the wrong line of an answer: the footer learns "chase" and "unpaid" from a question its own text
+        // does not answer, and the reminder's own words still do.
+        let question = "how do I chase a client about an unpaid invoice"
+        #expect(try await answer(question).citations.map(\.title) == ["Overdue payment reminder"])
+        let slip = lesson(question, for: "Invoice footer", in: library)
+        #expect(slip.words(for: library.snippets[0].id) == ["chase", "client", "unpaid"])
+        let again = try await answer(question, learned: slip)
+        #expect(again.citations.map(\.title) == ["Overdue payment reminder", "Invoice footer"])
+    }
+
+    @Test func aTaughtQuestionAskedAgainIsAnsweredWhateverWordsWereRecorded() async throws {
+        let bakery = askLibrary([
+            ("Allergen statement", "What our products may contain", "All our products are made in a kitchen that handles nuts, gluten and milk."),
+            ("Bread order", "Weekly bread order for the bakery", "Please deliver ${1:20} loaves of bread on Monday."),
+            ("Sourdough bread", "Our sourdough bread", "Our sourdough bread is baked fresh every morning."),
+            ("Bread prices", "Price list for bread", "A loaf of bread costs 3 euros."),
+            ("Opening hours", "When the shop is open", "We are open from 8 to 6, Monday to Saturday."),
+            ("Holiday closure", "Closed for the holidays", "We are closed over the holidays."),
+        ])
+        let question = "someone asked if the bread has nuts in it"
+        let pipeline = { (learned: LearnedWords) in AskPipeline(library: bakery, learned: learned) }
+        #expect(try await pipeline(.none).answer(AskRequest(question: question)).status == .noMatch)
+        // Only "bread" is recorded: the statement holds "nuts", and "someone asked" is never learned.
+        let taught = lesson(question, for: "Allergen statement", in: bakery)
+        #expect(taught.words(for: bakery.snippets[0].id) == ["bread"])
+        for repeated in [question, "Someone asked: if the bread has nuts in it?"] {
+            let again = try await pipeline(taught).answer(AskRequest(question: repeated))
+            #expect(again.status == .answered)
+            #expect(again.citations.map(\.title) == ["Allergen statement"])
+        }
+        // Other questions holding the learned word are not repeats of it.
+        #expect(try await pipeline(taught).answer(AskRequest(question: "someone asked if the bread is vegan")).status == .noMatch)
+        #expect(try await pipeline(taught).answer(AskRequest(question: "bread prices")).citations.map(\.title) == ["Bread prices"])
+    }
+
+    @Test func aTaughtQuestionIsKeptInItsSnippetsArrayAndForgottenByItsWords() throws {
+        let question = "someone asked if the bread has nuts in it"
+        let bytes = try LearnedWordsFileEdit.adding(["bread"], question: question, file: "bakery.code-snippets", title: "Allergen statement", to: nil)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text == "{\n\t\"bakery.code-snippets\": {\n\t\t\"Allergen statement\": [\"bread\", \"? someone asked if the bread has nuts in it\"]\n\t}\n}\n")
+        // Taught again: nothing new (the question compared without case or punctuation).
+        #expect(try LearnedWordsFileEdit.adding([], question: "Someone asked if the bread has nuts in it?", file: "bakery.code-snippets", title: "Allergen statement", to: bytes) == bytes)
+        // Its question's stems are not learned words: "nuts" is still new.
+        let more = try LearnedWordsFileEdit.adding(["nuts"], file: "bakery.code-snippets", title: "Allergen statement", to: bytes)
+        #expect(String(decoding: more, as: UTF8.self).contains("[\"bread\", \"? someone asked if the bread has nuts in it\", \"nuts\"]"))
+        // Forgetting the lesson (its words and its question) removes the entry, and the file with it.
+        let forgotten = try LearnedWordsFileEdit.forgetting(words: ["bread"], questions: [question], file: nil, title: nil, in: bytes)
+        #expect(forgotten.removedWords == 1 && forgotten.removedQuestions == 1)
+        #expect(String(decoding: forgotten.bytes, as: UTF8.self) == "{\n}\n")
+        // Forgetting words keeps the question unless it is named.
+        let wordsOnly = try LearnedWordsFileEdit.forgetting(words: ["nuts", "bread"], file: nil, title: nil, in: bytes)
+        #expect(wordsOnly.removedQuestions == 0 && String(decoding: wordsOnly.bytes, as: UTF8.self).contains("? someone asked"))
+    }
+
     @Test func withoutLearnedWordsAnswersAreExactlyAsBefore() async throws {
         for question in ["how do I remind a client about an unpaid invoice?", "my VAT number", "passport number", "the café hours"] {
             let plain = try await AskPipeline(library: library).answer(AskRequest(question: question))

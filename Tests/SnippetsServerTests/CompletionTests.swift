@@ -169,7 +169,10 @@ struct CompletionTests {
 
     @Test func resolveAddsPreviewDescriptionAndSourceLine() async throws {
         let client = TestClient(library: library)
-        try await client.initialize(capabilities: snippetCapabilities)
+        let resolving: JSONValue = ["textDocument": ["completion": ["completionItem": [
+            "snippetSupport": true, "resolveSupport": ["properties": ["documentation", "detail"]],
+        ]]]]
+        try await client.initialize(capabilities: resolving)
         client.open("file:///w/a.swift", language: "swift", text: "for")
         let item = try #require(try await client.complete("file:///w/a.swift", line: 0, character: 3).items.first)
         #expect(item.documentation == nil)
@@ -180,6 +183,50 @@ struct CompletionTests {
         #expect(markdown.value.contains("for item in items {"))
         #expect(markdown.value.contains("Loops over a sequence."))
         #expect(markdown.value.contains("/lib/test.code-snippets:5"))
+    }
+
+    /// Neovim 0.12's built-in completion resolves no documentation and fills its info popup from the item as sent:
+    /// a client that does not list `documentation` among the properties it resolves gets a preview with each item.
+    @Test func itemsCarryAPreviewToClientsThatDoNotResolveDocumentation() async throws {
+        let long = (1...30).map { "Line \($0) of the letter, with more words, ${\($0):field}." }.joined(separator: "\n")
+        let letters = TestLibrary([makeFile(
+            [makeSnippet("Overdue invoice reminder", triggers: ["overdue"], body: "Hi ${1:name},\ninvoice ${2:42} is overdue.", description: "Chase an unpaid invoice", line: 2)]
+                + (1...40).map { makeSnippet("Letter \($0)", triggers: ["letter\($0)"], body: long) })])
+        let client = TestClient(library: letters)
+        // Neovim 0.12's own completion capabilities: it resolves only these two.
+        let neovim: JSONValue = ["textDocument": ["completion": ["completionItem": [
+            "snippetSupport": true, "resolveSupport": ["properties": ["additionalTextEdits", "command"]],
+        ]]]]
+        try await client.initialize(capabilities: neovim, clientName: "Neovim")
+        client.open("file:///w/note.md", language: "markdown", text: "overdue\nletter")
+        let overdue = try #require(try await client.complete("file:///w/note.md", line: 0, character: 7).items.first)
+        #expect(overdue.documentation?.value == "```markdown\nHi name,\ninvoice 42 is overdue.\n```\n\nChase an unpaid invoice\n\n`/lib/test.code-snippets:3`")
+
+        // A long body is cut, and a reply carries at most its budget of documentation: the first items, in order.
+        let letterList = try await client.complete("file:///w/note.md", line: 1, character: 6).items
+        #expect(letterList.count == 40)
+        let documented = letterList.prefix { $0.documentation != nil }
+        #expect(documented.count >= 10 && documented.count < 40)
+        #expect(letterList.dropFirst(documented.count).allSatisfy { $0.documentation == nil })
+        #expect(documented.map { $0.documentation!.value.utf8.count }.reduce(0, +) <= CompletionBuilder.upFrontDocumentationBudget)
+        let first = try #require(documented.first?.documentation?.value)
+        #expect(first.hasPrefix("```markdown\nLine 1 of the letter, with more words, field.\n"))
+        #expect(first.contains("Line 12 of the letter, with more words, field.…\n```"))
+        #expect(!first.contains("Line 13"))
+        // Resolving still gives the whole body.
+        let resolved = try await client.result("completionItem/resolve", try JSONValue(encoding: letterList[0])).decode(CompletionItem.self)
+        #expect(resolved.documentation?.value.contains("Line 30 of the letter") == true)
+
+        // Clients that resolve documentation themselves (their own capabilities, as captured) get none up front.
+        for fixture in ["lsp-mode-8.0.0", "helix", "eglot-1.12"] {
+            let url = packageRoot.appendingPathComponent("Tests/Fixtures/client-capabilities/\(fixture).json")
+            let json = try JSONValue.parse(Array(try Data(contentsOf: url)))
+            let resolving = TestClient(library: letters)
+            try await resolving.initialize(capabilities: json["capabilities"] ?? json, clientName: nil)
+            resolving.open("file:///w/note.md", language: "markdown", text: "overdue")
+            let items = try await resolving.complete("file:///w/note.md", line: 0, character: 7).items
+            #expect(items.map(\.label) == ["overdue"] && items.allSatisfy { $0.documentation == nil }, "\(fixture)")
+        }
     }
 
     private static let variableLibrary = TestLibrary([

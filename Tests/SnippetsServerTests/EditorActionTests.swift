@@ -177,6 +177,29 @@ import Testing
         return await client.request("workspace/executeCommand", ["command": "snippets.saveSelection", "arguments": [.object(argument)]])
     }
 
+    /// Prose saved from a prose buffer is for every language: a reply saved from a `.md` note completes in a mail
+    /// and a `.txt` file too. Code keeps its language.
+    @Test(arguments: [
+        ("markdown", nil), ("text", nil), ("plaintext", nil), ("org", nil), ("gitcommit", nil), ("mail", nil),
+        ("python", "python"),
+    ] as [(String, String?)])
+    func savingFromAProseBufferSavesForEveryLanguage(language: String, scope: String?) async throws {
+        let client = TestClient(diskLibrary: [directory])
+        try await client.initialize()
+        let note = "file:///work/note.\(language)"
+        client.open(note, language: language, text: "Kind regards,\nAna")
+        let argument: JSONValue = ["textDocument": ["uri": .string(note)], "range": range(0, 0, 1, 3), "trigger": "kr"]
+        _ = try #require(await client.request("workspace/executeCommand", ["command": "snippets.saveSelection", "arguments": [argument]])).get()
+        let saved = try #require(await client.server.snapshot.library.snippets.first { $0.triggers == ["kr"] })
+        #expect(saved.scopes == (scope.map { [$0] } ?? []))
+        let written = try String(contentsOfFile: libraryFile, encoding: .utf8)
+        #expect(written.contains("\"scope\"") == (scope != nil))
+        // Offered in a mail as well, when it is prose.
+        client.open("file:///work/reply.eml", language: "mail", text: "kr")
+        let offered = try await client.complete("file:///work/reply.eml", line: 0, character: 2).items.map(\.label)
+        #expect(offered.contains("kr") == (scope == nil || scope == "mail"))
+    }
+
     @Test func aSavedSelectionIsAddedAndCompletesAtOnce() async throws {
         let client = try await client(document: "Thanks for $5, {see} you soon\nBest wishes\nzz")
         let actions = try await codeActions(client, range(0, 0, 1, 11))
@@ -197,7 +220,6 @@ import Testing
               },
               "Thanks note": {
                 "prefix": "thx",
-                "scope": "markdown",
                 "body": ["Thanks for \\\\$5, {see\\\\} you soon", "Best wishes"]
               }
             }

@@ -59,6 +59,61 @@ import Testing
         #expect(unknown.message.hasPrefix("Nothing learned: no snippet has the identifier"))
     }
 
+    func forget(_ client: TestClient, _ question: String, id: String, words: [String]?) async -> Result<JSONValue, ResponseError>? {
+        var argument: [String: JSONValue] = ["question": .string(question), "id": .string(id)]
+        if let words { argument["words"] = .array(words.map(JSONValue.string)) }
+        return await client.request("workspace/executeCommand", ["command": "snippets.forget", "arguments": [.object(argument)]])
+    }
+
+    @Test func aWrongInsertIsTakenBackFromTheEditorAndTheAnswerIsWhatItWas() async throws {
+        let client = TestClient(diskLibrary: [library])
+        try await client.initialize()
+        let question = "how do I tell everyone I'm off sick today"
+        let before = try await ask(client, question)
+        #expect(before.citations.map(\.title) == ["Sick day notice"])
+        // RET on the wrong line of the answer: the out-of-office reply learns the question.
+        let wrong = try #require(await client.server.snapshot.library.snippets.first { $0.title == "Out of office" })
+        let lesson = try #require(try await learn(client, question, id: wrong.id.rawValue)?.get().decode(LearnResult.self))
+        #expect(!lesson.learned.isEmpty)
+        let taught = try await ask(client, question)
+        // One insert stands beside what the question's own words name, never in its place.
+        #expect(taught.citations.map(\.title) == ["Sick day notice", "Out of office"])
+
+        // The editor's undo sends back what the learn result said.
+        let undo = try #require(try await forget(client, question, id: wrong.id.rawValue, words: lesson.learned)?.get().decode(ForgetResult.self))
+        #expect(undo.forgotten == lesson.learned.count && undo.forgotQuestion && undo.title == "Out of office")
+        #expect(undo.path == learnedFile)
+        let left = (try? String(contentsOfFile: learnedFile, encoding: .utf8)) ?? ""
+        #expect(!left.contains("Out of office"))
+        let after = try await ask(client, question)
+        #expect(after.citations.map(\.title) == before.citations.map(\.title))
+        #expect(after.answer == before.answer)
+        // Nothing left to take back: said so, nothing written.
+        let again = try #require(try await forget(client, question, id: wrong.id.rawValue, words: lesson.learned)?.get().decode(ForgetResult.self))
+        #expect(again.forgotten == 0 && !again.forgotQuestion && again.path == nil)
+    }
+
+    @Test func aTaughtQuestionAskedAgainNamesItsSnippetWhateverWordsItTaught() async throws {
+        let bakery = try temporaryCopy(of: LearningBattery.folder.appendingPathComponent("library")).path
+        try """
+            {
+              "Allergen statement": {"prefix": "allergen", "description": "What our products may contain", "body": "All our products are made in a kitchen that handles nuts, gluten and milk."},
+              "Bread order": {"prefix": "breadord", "description": "Weekly bread order for the bakery", "body": "Please deliver ${1:20} loaves of bread on Monday."},
+              "Sourdough bread": {"prefix": "sourdough", "description": "Our sourdough bread", "body": "Our sourdough bread is baked fresh every morning."},
+              "Bread prices": {"prefix": "breadprice", "description": "Price list for bread", "body": "A loaf of bread costs 3 euros."}
+            }
+            """.write(toFile: bakery + "/bakery.code-snippets", atomically: true, encoding: .utf8)
+        let question = "someone asked if the bread has nuts in it"
+        func cited() async throws -> [String] {
+            let run = await runCommand(["ask", question, "--library", bakery, "--json"], environment: ["XDG_STATE_HOME": state])
+            return try JSONValue.parse(Array(run.out.utf8))["citations"]?.arrayValue?.compactMap { $0["title"]?.stringValue } ?? []
+        }
+        #expect(try await cited() == [])
+        let learn = await runCommand(["learn", question, "--snippet", "Allergen statement", "--library", bakery], environment: ["XDG_STATE_HOME": state])
+        #expect(learn.out == "\"Allergen statement\" learned: bread (in \(bakery)/\(LearnedWords.fileName)).\n")
+        #expect(try await cited() == ["Allergen statement"])
+    }
+
     @Test func completionIsTheSameBeforeAndAfterLearning() async throws {
         let client = TestClient(diskLibrary: [library])
         try await client.initialize()
@@ -90,7 +145,7 @@ import Testing
         _ = try await learn(client, "a café still owes me money", id: chase.id.rawValue)?.get()
         let written = try String(contentsOfFile: learnedFile, encoding: .utf8)
         #expect(written.hasPrefix("{\n  // mine\n  \"office.code-snippets\": {\"Wifi password\": [\"internet\"],"))
-        #expect(written.contains("\"Unpaid account chase\": [\"café\", \"owes\", \"money\"]"))
+        #expect(written.contains("\"Unpaid account chase\": [\"café\", \"owes\", \"money\", \"? a café still owes me money\"]"))
     }
 
     @Test func aFolderThatMayNotBeWrittenIsRefusedAndLeftAlone() async throws {
@@ -190,11 +245,16 @@ import Testing
         #expect(first.status == 0)
         #expect(first.out == "\"Unpaid account chase\" learned: café, owes, money (in \(learnedFile)).\n")
         #expect(await run(["learn", "internet login for visitors", "--snippet", "Wifi password", "--library", library]).status == 0)
+        // A question of the snippet's own words teaches no word, only the question; taught again, nothing.
+        #expect(await run(["learn", "the wifi password", "--snippet", "Wifi password", "--library", library]).out
+            == "\"Wifi password\" learned this question (in \(learnedFile)).\n")
+        #expect(await run(["learn", "The wifi password?", "--snippet", "Wifi password", "--library", library]).out
+            == "Nothing new to learn: \"Wifi password\" already has every content word of the question.\n")
         // Forget a question's words everywhere: "money" and "login" go, the rest stays.
         #expect(await run(["learn", "--forget", "money login", "--library", library]).out == "Forgot 2 learned words.\n")
         var file = try String(contentsOfFile: learnedFile, encoding: .utf8)
-        #expect(file.contains("\"Unpaid account chase\": [\"café\", \"owes\"]"))
-        #expect(file.contains("\"Wifi password\": [\"internet\", \"visitors\"]"))
+        #expect(file.contains("\"Unpaid account chase\": [\"café\", \"owes\", \"? a café still owes me money\"]"))
+        #expect(file.contains("\"Wifi password\": [\"internet\", \"visitors\", \"? internet login for visitors\", \"? the wifi password\"]"))
         // Forget a snippet: its entry goes.
         #expect(await run(["learn", "--forget", "--snippet", "Wifi password", "--library", library]).out == "Forgot 2 learned words.\n")
         file = try String(contentsOfFile: learnedFile, encoding: .utf8)

@@ -163,7 +163,7 @@ struct ProtocolTests {
         #expect(String(decoding: plain.serialized(), as: UTF8.self) == """
             {"capabilities":{"codeActionProvider":{"codeActionKinds":["refactor.rewrite","refactor.extract"],"resolveProvider":true},\
             "completionProvider":{"resolveProvider":true,"triggerCharacters":["!"]},\
-            "executeCommandProvider":{"commands":["snippets.ask","snippets.saveSelection","snippets.learn"]},\
+            "executeCommandProvider":{"commands":["snippets.ask","snippets.saveSelection","snippets.learn","snippets.forget"]},\
             "experimental":{"snippetsAsk":true,"snippetsVerifyCitations":true},"positionEncoding":"utf-16",\
             "textDocumentSync":{"change":2,"openClose":true},"workspace":{"workspaceFolders":{"supported":true}}},\
             "serverInfo":{"name":"snippets-lsp","version":"\(LanguageServer.serverVersion)"}}

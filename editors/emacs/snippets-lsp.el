@@ -17,6 +17,9 @@
 ;;   definition), and "Save a snippet for this question" when nothing fits.
 ;; - `snippets-lsp-save-region': adds the region to the library, prompting for its trigger and title.
 ;; - `snippets-lsp-doctor': the server's `doctor' report, for the settings this package sends.
+;; - `snippets-lsp-forget-last': takes back what the last insert from an answer taught the server.
+;; - `snippets-lsp-mode': completion keys for writing: in company's menu RET takes only an entry you chose (else it
+;;   ends the line), and TAB after a whole trigger expands it, the yasnippet habit.
 ;;
 ;; Set-up (see editors/emacs/README.md): `snippets-lsp-eglot-contact' for `eglot-server-programs', or
 ;; `snippets-lsp-register-lsp-client' for lsp-mode, both reading `snippets-lsp-libraries'.
@@ -54,6 +57,17 @@
 (declare-function yas-expand-snippet "yasnippet" (snippet &optional start end expand-env))
 (defvar yas-minor-mode)
 (defvar yas-indent-line)
+;; Optional: company.
+(declare-function company-abort "company" ())
+(declare-function company-complete-selection "company" ())
+(declare-function company-finish "company" (result))
+(declare-function company-manual-begin "company" ())
+(declare-function company-explicit-action-p "company" ())
+(defvar company-active-map)
+(defvar company-candidates)
+(defvar company-prefix)
+(defvar company-selection-changed)
+(defvar company-abort-on-unique-match)
 
 (defgroup snippets-lsp nil
   "Your snippet library through the snippets-lsp language server."
@@ -110,6 +124,104 @@ It runs beside the buffer's other servers, in every mode."
    (make-lsp-client :new-connection (lsp-stdio-connection (lambda () (list snippets-lsp-program "serve")))
                     :activation-fn (lambda (&rest _) t) :add-on? t :server-id 'snippets-lsp
                     :initialization-options #'snippets-lsp-initialization-options)))
+
+;;;; Completion keys for writing (company and yasnippet habits)
+
+(defvar snippets-lsp-mode-map
+  (let ((map (make-sparse-keymap)))
+    (define-key map (kbd "TAB") #'snippets-lsp-expand-or-tab)
+    (define-key map [tab] #'snippets-lsp-expand-or-tab)
+    map)
+  "Keys of `snippets-lsp-mode' outside company's menu.")
+
+(defvar snippets-lsp-company-keys
+  (let ((map (make-sparse-keymap)))
+    (define-key map (kbd "RET") #'snippets-lsp-company-return)
+    (define-key map [return] #'snippets-lsp-company-return)
+    (define-key map (kbd "TAB") #'snippets-lsp-company-tab)
+    (define-key map [tab] #'snippets-lsp-company-tab)
+    map)
+  "Keys of `snippets-lsp-mode' over company's own while its menu is open.
+They are looked up before `company-active-map'.")
+
+(defconst snippets-lsp--choosing-commands
+  '(company-select-next company-select-previous company-select-next-or-abort company-select-previous-or-abort
+    company-select-mouse company-search-candidates company-filter-candidates)
+  "Commands by which a person chooses an entry of company's menu.")
+
+;;;###autoload
+(define-minor-mode snippets-lsp-mode
+  "Completion keys for writing with snippets-lsp.
+In company's menu, RET takes the entry only once you chose one (moved to
+it, or asked for the menu yourself); otherwise it closes the menu and ends
+the line, so an ordinary word at the end of a line stays that word.  A
+whole trigger typed keeps the menu open, and TAB after it expands its
+snippet, with or without the menu, as yasnippet's TAB does; elsewhere TAB
+does what it did."
+  :lighter nil :keymap snippets-lsp-mode-map
+  (if snippets-lsp-mode
+      (when (require 'company nil t)
+        (setq-local company-active-map (make-composed-keymap snippets-lsp-company-keys
+                                                             (default-value 'company-active-map)))
+        (if (boundp 'company-abort-on-unique-match)
+            (setq-local company-abort-on-unique-match nil)
+          ;; company 0.9.13 (Debian 12's) closes the menu on a sole entry equal to what was typed, with no option.
+          (advice-add 'company--unique-match-p :around #'snippets-lsp--keep-sole-entry)))
+    (kill-local-variable 'company-active-map)))
+
+(defun snippets-lsp--keep-sole-entry (unique-match-p &rest arguments)
+  "Around company's UNIQUE-MATCH-P, called with its ARGUMENTS.
+In `snippets-lsp-mode' a whole trigger typed keeps its menu open."
+  (and (not snippets-lsp-mode) (apply unique-match-p arguments)))
+
+(defun snippets-lsp--run-other-binding (default)
+  "Runs what this command's keys (else DEFAULT) do without this mode.
+Company's menu is closed by then, so its keys are not looked at either."
+  (let* ((these (this-command-keys-vector))
+         (keys (if (> (length these) 0) these default))
+         (command (let ((snippets-lsp-mode nil)) (key-binding keys t))))
+    (when (commandp command)
+      (setq this-command command)
+      (call-interactively command))))
+
+(defun snippets-lsp-company-return ()
+  "RET in company's menu: takes the entry you chose.
+Otherwise it closes the menu and does what RET does: ends the line."
+  (interactive)
+  (if (or (company-explicit-action-p) (memq last-command snippets-lsp--choosing-commands))
+      (company-complete-selection)
+    (company-abort)
+    (snippets-lsp--run-other-binding (kbd "RET"))))
+
+(defun snippets-lsp--typed-entry ()
+  "The menu's entry that is exactly what was typed (a whole trigger), or nil."
+  (and company-prefix (cl-find company-prefix company-candidates :test #'string=)))
+
+(defun snippets-lsp-company-tab ()
+  "TAB in company's menu: expands the entry that is exactly what you typed.
+Otherwise it does what TAB does in company's menu."
+  (interactive)
+  (let ((typed (snippets-lsp--typed-entry)))
+    (if typed
+        (company-finish typed)
+      (let ((command (lookup-key (default-value 'company-active-map) (kbd "TAB"))))
+        (when (commandp command) (call-interactively command))))))
+
+(defun snippets-lsp-expand-or-tab ()
+  "Expands the snippet whose trigger is the word before point.
+Otherwise TAB does what it does without this mode.  It asks for completion
+as `company-complete' does, so a trigger of any length works."
+  (interactive)
+  (unless (and (bound-and-true-p company-mode)
+               (snippets-lsp--connection)
+               (memq (char-syntax (or (char-before) ?\s)) '(?w ?_))
+               (let ((inhibit-message t)) (ignore-errors (company-manual-begin)))
+               (let ((typed (snippets-lsp--typed-entry)))
+                 (if typed
+                     (progn (company-finish typed) t)
+                   (company-abort)
+                   nil)))
+    (snippets-lsp--run-other-binding (kbd "TAB"))))
 
 ;;;; The connection: eglot's server or lsp-mode's workspace in this buffer
 
@@ -387,8 +499,43 @@ ITEM is a citation or a candidate; the server learns the question's words."
             (yas-expand-snippet (snippets-lsp--yasnippet (snippets-lsp--get result "snippet"))))
         (insert (replace-regexp-in-string
                  "\n" (concat "\n" (make-string (current-indentation) ?\s)) (snippets-lsp--get result "text") t t)))
-      ;; Learning is quiet: a refusal (learning off, a read-only library) changes nothing the user did.
-      (snippets-lsp--execute connection "snippets.learn" (list :question question :id id) #'ignore))))
+      ;; A refusal (learning off, a read-only library) is quiet: it changes nothing the user did.
+      (snippets-lsp--execute connection "snippets.learn" (list :question question :id id)
+                             (lambda (result) (snippets-lsp--learned connection question id result))))))
+
+(defvar snippets-lsp-last-lesson nil
+  "What the last insert from an answer taught the server.
+That is (CONNECTION QUESTION ID RESULT); `snippets-lsp-forget-last' takes
+it back.")
+
+(defun snippets-lsp--learned (connection question id result)
+  "Says what choosing ID for QUESTION taught the server, and keeps it.
+RESULT is the reply of `snippets.learn' over CONNECTION."
+  (when (and (not (snippets-lsp--get result "error")) (snippets-lsp--get result "path"))
+    (setq snippets-lsp-last-lesson (list connection question id result))
+    (let ((words (append (snippets-lsp--get result "learned") nil)))
+      (message "snippets-lsp: learned from your choice: %s → \"%s\"; undo: M-x snippets-lsp-forget-last"
+               (if words (string-join words ", ") "this question") (snippets-lsp--get result "title")))))
+
+;;;###autoload
+(defun snippets-lsp-forget-last ()
+  "Takes back what the last snippet inserted from an answer taught the server.
+A wrong line chosen in *snippets-ask* is undone without a shell."
+  (interactive)
+  (pcase-let ((`(,connection ,question ,id ,result) snippets-lsp-last-lesson))
+    (unless connection
+      (user-error "snippets-lsp: no choice of yours taught the server anything in this session"))
+    (let* ((reply (snippets-lsp--request
+                   connection "workspace/executeCommand"
+                   (list :command "snippets.forget"
+                         :arguments (vector (list :id id :question question
+                                                  :words (vconcat (snippets-lsp--get result "learned")))))))
+           (title (snippets-lsp--get reply "title")))
+      (setq snippets-lsp-last-lesson nil)
+      (if (or (> (or (snippets-lsp--get reply "forgotten") 0) 0) (eq t (snippets-lsp--get reply "forgotQuestion")))
+          (message "snippets-lsp: forgot what \"%s\" learned from your choice" title)
+        (message "snippets-lsp: \"%s\" had nothing left to forget" title))
+      reply)))
 
 (defun snippets-lsp-open-definition (&optional item)
   "Opens the definition of the snippet ITEM (default: the one at point)."

@@ -30,22 +30,23 @@ extension AskPipeline {
     }
 
     /// The retrieval hits with learned words counted like description words (weight 2 × IDF, the IDF counting
-    /// the snippets that learned the word too): the index's hits re-scored, plus snippets found only by learned
-    /// words, best first, at most `limit`.
+    /// the snippets that learned the word too), all of one snippet's together at most what its rarest one would
+    /// weigh as a title word (3 × IDF): what one insert taught never outweighs a snippet's own title. The index's
+    /// hits re-scored, plus snippets found only by learned words, best first, at most `limit`.
     func hitsCountingLearned(
         _ taught: [SnippetID: Set<String>], terms: [String], language: String?, limit: Int
     ) -> [SearchHit] {
         var hits = index.search(terms: terms, language: language, limit: AskRequest.maximumLimit).hits
         let snippetCount = Double(max(library.snippets.count, 1))
-        var weightByStem: [String: Double] = [:]
+        var idfByStem: [String: Double] = [:]
         var termByStem: [String: String] = [:]
         for term in terms {
             let stem = AskWords.stem(term)
-            guard weightByStem[stem] == nil else { continue }
+            guard idfByStem[stem] == nil else { continue }
             termByStem[stem] = term
             let own = index.search(terms: [term], language: language, limit: 1).totalMatches
             let learners = taught.values.filter { $0.contains(stem) }.count
-            weightByStem[stem] = 2 * log(1 + snippetCount / Double(max(1, min(own + learners, Int(snippetCount)))))
+            idfByStem[stem] = log(1 + snippetCount / Double(max(1, min(own + learners, Int(snippetCount)))))
         }
         var positionByID: [SnippetID: Int] = [:]
         for (position, hit) in hits.enumerated() { positionByID[hit.snippetID] = position }
@@ -56,10 +57,15 @@ extension AskPipeline {
                 return hits.count - 1
             }()
             let alreadyMatched = Set(hits[position].matchedTerms.map(AskWords.stem))
+            var added = 0.0
+            var heaviest = 0.0
             for stem in stems.sorted() where !alreadyMatched.contains(stem) {
-                hits[position].score += weightByStem[stem] ?? 0
+                let idf = idfByStem[stem] ?? 0
+                added += 2 * idf
+                heaviest = max(heaviest, idf)
                 if let term = termByStem[stem] { hits[position].matchedTerms.append(term) }
             }
+            hits[position].score += min(added, 3 * heaviest)
         }
         let ranked = hits.enumerated().sorted { ($0.element.score, -$0.offset) > ($1.element.score, -$1.offset) }
         return ranked.prefix(limit).map(\.element)

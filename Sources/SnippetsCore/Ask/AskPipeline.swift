@@ -182,7 +182,7 @@ public struct AskPipeline: Sendable {
         // The deterministic pick reads what the question's own words retrieve, so a model's words never change it.
         var own = terms == ownTerms ? retrieved : retrieveAll(ownTerms)
         // A question the user taught for a snippet, asked again, is answered with that snippet.
-        let taughtAgain = taughtSnippets(for: words, language: language)
+        let taughtAgain = taughtSnippets(for: question, words: words, language: language)
         for snippet in taughtAgain.reversed() where !own.inLanguage.contains(where: { $0.id == snippet.id }) {
             own.inLanguage.insert(snippet, at: 0)
         }
@@ -450,22 +450,24 @@ public struct AskPipeline: Sendable {
         }
     }
 
-    /// The snippets a repeated taught question names: those that learned one of its words (see `LearnedWords`)
-    /// and whose own text and learned words together hold every content word of it that learning records, in
-    /// identifier order.
-    private func taughtSnippets(for words: [QuestionWord], language: String?) -> [Snippet] {
+    /// The snippets a repeated taught question names: those taught `question` itself (`LearnedWords.questionMark`:
+    /// whatever words it taught), and those that learned one of its words and whose own text and learned words
+    /// together hold every content word of it, in identifier order.
+    private func taughtSnippets(for question: String, words: [QuestionWord], language: String?) -> [Snippet] {
+        guard !learned.isEmpty else { return [] }
         let weighed = words.filter { !$0.isCompound }
-        guard !learned.isEmpty, !weighed.isEmpty else { return [] }
         var learners: Set<SnippetID> = []
         for word in weighed { learners.formUnion(learned.snippets(learningStem: word.stem)) }
-        return learners.sorted().compactMap { id -> Snippet? in
+        let askedBefore = learned.snippets(taughtQuestion: question)
+        return learners.union(askedBefore).sorted().compactMap { id -> Snippet? in
             guard let snippet = library.snippet(withID: id), library.applies(snippet, toLanguage: language) else { return nil }
+            if askedBefore.contains(id) { return snippet }
             let stems = facts.caches.evidence(of: snippet).ownStems.union(learned.stems(for: id))
             // Learning never records a bare number ("turning 40"), so a taught question with one is still a repeat
             // when its other words, two at least, are all held; a question of one held word and a number is not.
             let numbers = weighed.filter { $0.word.allSatisfy(\.isNumber) }
             let rest = weighed.filter { !$0.word.allSatisfy(\.isNumber) }
-            guard rest.allSatisfy({ $0.isMatched(by: stems) }), numbers.isEmpty || rest.count >= 2 else { return nil }
+            guard !rest.isEmpty, rest.allSatisfy({ $0.isMatched(by: stems) }), numbers.isEmpty || rest.count >= 2 else { return nil }
             return snippet
         }.prefix(picker.maximumPicks).map { $0 }
     }
@@ -504,18 +506,30 @@ public struct AskPipeline: Sendable {
         let inScope = facts.inScopeCount(language: language, library: library)
         let weighed = words.filter { !$0.isCompound }
         var frequencies: [Int] = []
+        // The weights as the library's own text gives them, before learned words count.
+        var ownWeights: [Double] = []
         let weights = weighed.map { word in
             // Snippets that contain the word, plus those scoped to a language of that name (see `SnippetEvidence.stems`).
             let scoped = facts.scopedCount(named: [word.word, word.stem], language: language, library: library)
-            let containing = index.documentFrequency(of: word.forms, language: language)
-                + learnedDocumentFrequency(of: word.stem, in: candidates)
-            frequencies.append(min(containing + scoped, inScope))
-            return CandidatePicker.weight(documentFrequency: min(containing + scoped, inScope), snippetCount: inScope)
+            let own = index.documentFrequency(of: word.forms, language: language) + scoped
+            let containing = own + learnedDocumentFrequency(of: word.stem, in: candidates)
+            frequencies.append(min(containing, inScope))
+            ownWeights.append(CandidatePicker.weight(documentFrequency: min(own, inScope), snippetCount: inScope))
+            return CandidatePicker.weight(documentFrequency: min(containing, inScope), snippetCount: inScope)
         }
         var picked: [Snippet]
-        let taughtPicks = candidates.filter { taught.contains($0.snippet.id) }.prefix(picker.maximumPicks).map(\.snippet)
-        if !taughtPicks.isEmpty {
-            picked = Array(taughtPicks)
+        if candidates.contains(where: { taught.contains($0.snippet.id) }) {
+            // A taught question asked again names what the user taught beside, never instead of, what the question's
+            // own words name without any lesson: one insert (a slip of RET included) weighs at most what a title word
+            // does, so it cannot hide the snippet whose own words fit, which keeps its place in retrieval's order.
+            let unlearned = candidates.map { evidence -> SnippetEvidence in
+                var evidence = evidence
+                evidence.learnedStems = []
+                return evidence
+            }
+            let ownPicks = Set(picker.picks(from: picker.supports(for: weighed, weights: ownWeights, candidates: unlearned)))
+            picked = candidates.filter { taught.contains($0.snippet.id) || ownPicks.contains($0.snippet.id) }
+                .prefix(picker.maximumPicks).map(\.snippet)
         } else {
             let supports = picker.supports(for: weighed, weights: weights, candidates: candidates)
             picked = picker.picks(from: supports).compactMap { id in candidates.first { $0.snippet.id == id }?.snippet }

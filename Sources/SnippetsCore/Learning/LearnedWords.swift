@@ -35,40 +35,81 @@ public struct LearnedWords: Sendable {
     public static let maximumWordLength = 64
     /// A larger learned-words file is not read (it is an error): it cannot be a person's learned words.
     public static let maximumFileSize = 1024 * 1024
+    /// A taught question is kept in its snippet's array as the question after this mark
+    /// (`"? someone asked if the bread has nuts in it"`): asked again, it names that snippet whatever words it
+    /// taught (see `snippets(taughtQuestion:)`). Its words count only as the array's other entries.
+    public static let questionMark = "? "
+    /// The most taught questions one snippet keeps; older ones are kept, newer ones beyond this are dropped.
+    public static let maximumQuestionsPerSnippet = 32
 
     /// Learned words by snippet, each list as the file(s) have it (duplicates by stem removed).
     public private(set) var wordsBySnippet: [SnippetID: [String]]
+    /// Taught questions by snippet, as written after `questionMark`.
+    public private(set) var questionsBySnippet: [SnippetID: [String]]
     /// Problems found in the learned-words files (syntax errors, entries whose snippet is gone).
     public private(set) var diagnostics: [LibraryDiagnostic]
     /// Stem → the snippets that learned a word of that stem.
     private var snippetsByStem: [String: Set<SnippetID>]
+    /// `questionKey` of a taught question → the snippets taught it.
+    private var snippetsByQuestion: [String: Set<SnippetID>]
 
     /// Nothing learned.
     public static let none = LearnedWords(wordsBySnippet: [:])
 
-    /// Learned words for snippets by identifier (for tests and for values built by hand).
+    /// Learned words for snippets by identifier (for tests and for values built by hand): the entries of their
+    /// arrays, words and taught questions (`questionMark`) alike.
     public init(wordsBySnippet: [SnippetID: [String]], diagnostics: [LibraryDiagnostic] = []) {
         var cleaned: [SnippetID: [String]] = [:]
+        var questions: [SnippetID: [String]] = [:]
         var byStem: [String: Set<SnippetID>] = [:]
+        var byQuestion: [String: Set<SnippetID>] = [:]
         for (id, words) in wordsBySnippet {
             var seen: Set<String> = []
             var kept: [String] = []
-            for word in words where word.count <= Self.maximumWordLength {
-                guard kept.count < Self.maximumWordsPerSnippet else { break }
-                let stems = Self.stems(of: word)
+            var asked: [String] = []
+            for entry in words {
+                if let question = Self.taughtQuestion(in: entry) {
+                    let key = Self.questionKey(question)
+                    guard !key.isEmpty, asked.count < Self.maximumQuestionsPerSnippet, seen.insert("?" + key).inserted else { continue }
+                    asked.append(question)
+                    byQuestion[key, default: []].insert(id)
+                    continue
+                }
+                guard entry.count <= Self.maximumWordLength, kept.count < Self.maximumWordsPerSnippet else { continue }
+                let stems = Self.stems(of: entry)
                 guard !stems.isEmpty, seen.insert(stems.joined(separator: " ")).inserted else { continue }
-                kept.append(word)
+                kept.append(entry)
                 for stem in stems { byStem[stem, default: []].insert(id) }
             }
             if !kept.isEmpty { cleaned[id] = kept }
+            if !asked.isEmpty { questions[id] = asked }
         }
         self.wordsBySnippet = cleaned
+        self.questionsBySnippet = questions
         self.diagnostics = diagnostics
         self.snippetsByStem = byStem
+        self.snippetsByQuestion = byQuestion
     }
 
     /// Whether nothing was learned.
-    public var isEmpty: Bool { wordsBySnippet.isEmpty }
+    public var isEmpty: Bool { wordsBySnippet.isEmpty && questionsBySnippet.isEmpty }
+
+    /// The question an array entry keeps after `questionMark`, nil for a word.
+    public static func taughtQuestion(in entry: String) -> String? {
+        guard entry.hasPrefix("?") else { return nil }
+        return String(entry.dropFirst()).trimmingWhitespace()
+    }
+
+    /// How a taught question is compared with one asked: its letters and digits lowercased, each run of anything
+    /// else one space ("Does the bread have nuts?" and "does the bread have nuts" are the same question).
+    public static func questionKey(_ question: String) -> String {
+        question.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).joined(separator: " ")
+    }
+
+    /// The snippets taught `question` itself (compared by `questionKey`).
+    public func snippets(taughtQuestion question: String) -> Set<SnippetID> {
+        snippetsByQuestion[Self.questionKey(question)] ?? []
+    }
 
     /// The words learned for `id`.
     public func words(for id: SnippetID) -> [String] { wordsBySnippet[id] ?? [] }

@@ -16,11 +16,15 @@ public enum LearnedWordsEditError: Error, Hashable, Sendable, CustomStringConver
 /// object's closing `}`, a forgotten one is cut out with its comma. Every other byte (comments, order, spacing,
 /// hand-added words) stays. Pure: bytes in, bytes out.
 public enum LearnedWordsFileEdit {
-    /// The file with `words` added to the entry `title` of `file` (words it already has, by stem, are skipped).
-    /// `original` nil (a missing file) gives a new file. Returns `original` unchanged when there is nothing to add.
+    /// The file with `words` added to the entry `title` of `file` (words it already has, by stem, are skipped),
+    /// and `question`, when given, as a taught question after them (`LearnedWords.questionMark`; skipped when the
+    /// entry has it). `original` nil (a missing file) gives a new file. Returns `original` unchanged when there is
+    /// nothing to add.
     public static func adding(
-        _ words: [String], file: String, title: String, to original: [UInt8]?
+        _ words: [String], question: String? = nil, file: String, title: String, to original: [UInt8]?
     ) throws(LearnedWordsEditError) -> [UInt8] {
+        let taught = question.map { LearnedWords.questionMark + $0.trimmingWhitespace() }
+        let words = words + (taught.map { [$0] } ?? [])
         guard let original, !original.allSatisfy(isWhitespace) else {
             guard !words.isEmpty else { return original ?? [] }
             return Array(("{\n\t\(quoted(file)): {\n\t\t\(quoted(title)): \(array(words))\n\t}\n}\n").utf8)
@@ -37,22 +41,37 @@ public enum LearnedWordsFileEdit {
         }
         guard case .array(let values) = titleMember.value.kind else { throw .unreadable(reason: "\"\(title)\" is not an array") }
         let existing = values.compactMap(\.stringValue)
-        let known = Set(existing.map { LearnedWords.stems(of: $0).joined(separator: " ") })
+        var seen = Set(existing.map(identity))
         var added: [String] = []
-        var seen = known
-        for word in words where seen.insert(LearnedWords.stems(of: word).joined(separator: " ")).inserted { added.append(word) }
+        for word in words where seen.insert(identity(word)).inserted { added.append(word) }
         guard !added.isEmpty else { return original }
         return replacing(titleMember.value.range, with: array(existing + added), in: original)
     }
 
-    /// The file with words forgotten: for `file`/`title` (nil: every entry), the `words` whose stems match (nil:
-    /// every word, the whole entry). Entries and files left empty are removed. Also returns how many words went.
+    /// What makes two array entries the same: a word's stems, a taught question's `questionKey`.
+    private static func identity(_ entry: String) -> String {
+        if let question = LearnedWords.taughtQuestion(in: entry) { return "?" + LearnedWords.questionKey(question) }
+        return LearnedWords.stems(of: entry).joined(separator: " ")
+    }
+
+    /// The file with words forgotten: for `file`/`title` (nil: every entry), the `words` whose stems match and the
+    /// taught `questions` (nil words: every word and question, the whole entry). Entries and files left empty are
+    /// removed. Also returns how many words and how many taught questions went.
     public static func forgetting(
-        words: [String]?, file: String?, title: String?, in original: [UInt8]
-    ) throws(LearnedWordsEditError) -> (bytes: [UInt8], removedWords: Int) {
+        words: [String]?, questions: [String] = [], file: String?, title: String?, in original: [UInt8]
+    ) throws(LearnedWordsEditError) -> (bytes: [UInt8], removedWords: Int, removedQuestions: Int) {
         var bytes = original
         var removed = 0
+        var removedQuestions = 0
         let forgottenStems = words.map { Set($0.flatMap(LearnedWords.stems(of:))) }
+        let forgottenQuestions = Set(questions.map(LearnedWords.questionKey))
+        func isForgotten(_ entry: String) -> Bool {
+            guard let forgottenStems else { return true }
+            if let question = LearnedWords.taughtQuestion(in: entry) {
+                return forgottenQuestions.contains(LearnedWords.questionKey(question))
+            }
+            return LearnedWords.stems(of: entry).contains(where: forgottenStems.contains)
+        }
         // One change at a time, from fresh ranges, until nothing more matches.
         while true {
             let root = try parsed(bytes)
@@ -68,12 +87,11 @@ public enum LearnedWordsFileEdit {
                 for titleMember in titles where title == nil || titleMember.key == title {
                     guard case .array(let values) = titleMember.value.kind else { continue }
                     let current = values.compactMap(\.stringValue)
-                    let kept = current.filter { word in
-                        guard let forgottenStems else { return false }
-                        return !LearnedWords.stems(of: word).contains(where: forgottenStems.contains)
-                    }
+                    let kept = current.filter { !isForgotten($0) }
                     guard kept.count < current.count || current.isEmpty else { continue }
-                    removed += current.count - kept.count
+                    let gone = current.filter(isForgotten)
+                    removedQuestions += gone.filter { LearnedWords.taughtQuestion(in: $0) != nil }.count
+                    removed += gone.filter { LearnedWords.taughtQuestion(in: $0) == nil }.count
                     if kept.isEmpty {
                         bytes = titles.count == 1
                             ? removing(fileMember, from: root, in: bytes)
@@ -85,7 +103,7 @@ public enum LearnedWordsFileEdit {
                     break search
                 }
             }
-            if !changed { return (bytes, removed) }
+            if !changed { return (bytes, removed, removedQuestions) }
         }
     }
 

@@ -18,14 +18,15 @@ public enum LearnCommand: SnippetsCommand {
                snippets-lsp learn --forget [QUESTION] [--snippet ID_OR_TITLE] [--library PATH]...
 
         Records the question's content words that the snippet does not already contain as that snippet's learned
-        words, in the file \(LearnedWords.fileName) of the library folder that holds the snippet. From then on
-        ask counts them like the snippet's description, so the same question, and others sharing its distinctive
-        words, are answered without a model. Completion by trigger never uses them. Snippet files are never changed.
+        words, and the question itself, in the file \(LearnedWords.fileName) of the library folder that holds the
+        snippet. From then on ask counts them like the snippet's description, so the same question (whatever words
+        it taught), and others sharing its distinctive words, are answered without a model. Completion by trigger
+        never uses them. Snippet files are never changed.
 
         --forget removes learned words instead:
           --forget --snippet S            every word learned for S;
-          --forget QUESTION               the question's words, from every snippet that learned them;
-          --forget QUESTION --snippet S   the question's words, from S only.
+          --forget QUESTION               the question's words and the question, from every snippet that learned them;
+          --forget QUESTION --snippet S   the question's words and the question, from S only.
         Learned-words files in read-only layers are left as they are, and named when they hold such words.
 
         Options:
@@ -86,6 +87,9 @@ public enum LearnCommand: SnippetsCommand {
                     "learned": .array(outcome.words.map(JSONValue.string)), "file": outcome.path.map(JSONValue.string) ?? .null,
                 ])
                 context.printJSON(String(decoding: json.serialized(), as: UTF8.self))
+            } else if outcome.words.isEmpty, let path = outcome.path {
+                // Its words are all the snippet's own; the question itself is kept, so asking it again names it.
+                context.print("\"\(snippet.title)\" learned this question (in \(path)).")
             } else if outcome.words.isEmpty {
                 context.print("Nothing new to learn: \"\(snippet.title)\" already has every content word of the question.")
             } else {

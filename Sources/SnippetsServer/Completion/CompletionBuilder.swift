@@ -82,6 +82,8 @@ public struct CompletionBuilder: Sendable {
         /// the major mode's `indent-line-function` (in markdown-mode that hangs Emacs), so a one-line body, which
         /// needs no indenting, is sent as is.
         var takesAsIs: Bool = false
+        /// The client does not resolve documentation, so items carry a preview up front.
+        var documentsUpFront: Bool = false
     }
 
     /// A found snippet and the typed run its edit replaces.
@@ -151,19 +153,50 @@ public struct CompletionBuilder: Sendable {
             engine: plan.engine, insertReplace: client.supportsInsertReplace,
             labelDetails: client.supportsLabelDetails, layerInDetail: library.library.layers.count > 1,
             filterTextShowsAsTyped: client.knownClient?.showsFilterTextAsTyped ?? false,
-            adjustsIndentation: client.supportsInsertTextMode(.adjustIndentation), takesAsIs: client.supportsInsertTextMode(.asIs))
+            adjustsIndentation: client.supportsInsertTextMode(.adjustIndentation), takesAsIs: client.supportsInsertTextMode(.asIs),
+            documentsUpFront: !client.resolvesDocumentation)
         // Every item of a run edits the same range: convert its offsets to positions once, not once per item.
         var rangesByRun: [Range<Int>: EditRanges] = [:]
         var items: [CompletionItem] = []
         items.reserveCapacity(candidates.count)
+        var documentationLeft = Self.upFrontDocumentationBudget
         for (rank, candidate) in candidates.enumerated() {
             guard let snippet = library.library.snippet(withID: candidate.hit.snippetID) else { continue }
             let run = candidate.run
             let ranges = rangesByRun[run.utf8Range] ?? editRanges(for: run, prefix: prefix, table: table, style: style)
             rangesByRun[run.utf8Range] = ranges
-            items.append(item(for: snippet, rank: rank, run: run, ranges: ranges, style: style, resolve: resolve))
+            var made = item(for: snippet, rank: rank, run: run, ranges: ranges, style: style, resolve: resolve)
+            if style.documentsUpFront, documentationLeft > 0 {
+                let documentation = previewDocumentation(for: snippet, language: language)
+                let size = documentation.value.utf8.count
+                if size <= documentationLeft {
+                    made.documentation = documentation
+                    documentationLeft -= size
+                } else {
+                    documentationLeft = 0
+                }
+            }
+            items.append(made)
         }
         return CompletionList(isIncomplete: isIncomplete, items: items)
+    }
+
+    /// The most lines and characters of a body an item carries up front.
+    static let previewLines = 12
+    static let previewCharacters = 600
+    /// The most bytes of documentation one completion reply carries up front: the first items (those the menu
+    /// shows) get theirs, later ones none (they can still be resolved).
+    static let upFrontDocumentationBudget = 16 * 1024
+
+    /// The documentation an item carries up front to a client that does not resolve it (Neovim's built-in
+    /// completion fills its info popup from the item as sent): the start of the body (`previewLines`,
+    /// `previewCharacters`), the description, where it is defined; `completionItem/resolve` gives the whole body.
+    func previewDocumentation(for snippet: Snippet, language: String?) -> MarkupContent {
+        let preview = library.renderedBodies.preview(of: snippet, lines: Self.previewLines, characters: Self.previewCharacters)
+        var parts = [SnippetMarkdown.fencedCodeBlock(preview, language: language)]
+        if let description = snippet.description, !description.isEmpty { parts.append(description) }
+        parts.append("`\(snippet.location.pathAndLine)`")
+        return .markdown(parts.joined(separator: "\n\n"))
     }
 
     private func variableResolver(table: LineTable, cursor: Int) -> SnippetVariableContext {

@@ -20,6 +20,8 @@ public final class RenderedBodies: @unchecked Sendable {
     private struct Entry {
         var body: SnippetBody
         var rendering: Rendering?
+        /// `preview(of:)`, once made.
+        var preview: String?
     }
 
     private let lock = NSLock()
@@ -54,6 +56,25 @@ public final class RenderedBodies: @unchecked Sendable {
             entries[snippet.id] = entry
         }
         return insertion
+    }
+
+    /// The start of `snippet`'s body as plain text (placeholders by their text, no variable resolved), at most
+    /// `lines` lines and `characters` characters, `…` marking a cut: what an item carries up front as a preview.
+    public func preview(of snippet: Snippet, lines: Int, characters: Int) -> String {
+        let cached = lock.withLock { entries[snippet.id] }
+        if let preview = cached?.preview { return preview }
+        let body = cached?.body ?? SnippetBody.parse(snippet.body).body
+        let text = body.plainText(resolving: { _ in nil })
+        var kept = text.split(separator: "\n", maxSplits: lines, omittingEmptySubsequences: false).prefix(lines)
+            .joined(separator: "\n")
+        if kept.count > characters { kept = String(kept.prefix(characters)) }
+        let preview = kept.count < text.count ? kept + "…" : kept
+        lock.withLock {
+            var entry = entries[snippet.id] ?? Entry(body: body)
+            entry.preview = preview
+            entries[snippet.id] = entry
+        }
+        return preview
     }
 
     /// The text of `insertion(of:engine:resolving:)`.

@@ -8,6 +8,13 @@ import SnippetsCore
 enum SaveSelection {
     /// The command name.
     static let command = "snippets.saveSelection"
+
+    /// The languages of prose buffers (as Neovim, VS Code, eglot and lsp-mode name them): a selection saved from
+    /// one is for every language, so a reply saved from a Markdown note completes in a mail or a `.txt` file too.
+    /// From any other buffer a snippet is saved for that buffer's language.
+    static let proseLanguages: Set<String> = [
+        "", "plaintext", "text", "markdown", "gfm", "org", "gitcommit", "git-commit", "mail", "message",
+    ]
     /// The action's title.
     static let title = "Save selection as snippet"
     /// The code action kind.
@@ -161,7 +168,7 @@ enum SaveSelection {
         let path = try destination(
             settings: context.settings, layers: context.writeLayers,
             environment: context.configuration.environment)
-        let scope = ["plaintext", "text", ""].contains(document.languageID) ? nil : document.languageID
+        let scope = SaveSelection.proseLanguages.contains(document.languageID) ? nil : document.languageID
         let request = SaveRequest(text: text, description: description, title: arguments.title, trigger: arguments.trigger, scope: scope)
         try request.checkNames(in: context.library)
         if arguments.preview == true {

@@ -1,11 +1,12 @@
 import SnippetsCore
 
 /// `workspace/executeCommand`: `snippets.ask` (answer shown with `window/showMessage`, the best cited snippet
-/// inserted when a range is given), `snippets.saveSelection` and `snippets.learn`. See `protocol/snippets-commands.md`.
+/// inserted when a range is given), `snippets.saveSelection`, `snippets.learn` and `snippets.forget`. See
+/// `protocol/snippets-commands.md`.
 public enum ExecuteCommandHandler: RequestHandler {
     public static let method = "workspace/executeCommand"
     public static var serverCapabilities: ServerCapabilities {
-        ServerCapabilities(executeCommandProvider: ExecuteCommandOptions(commands: [AskAction.command, SaveSelection.command, LearnAction.command]))
+        ServerCapabilities(executeCommandProvider: ExecuteCommandOptions(commands: [AskAction.command, SaveSelection.command, LearnAction.command, ForgetAction.command]))
     }
 
     /// `snippets.ask` runs beside the in-order queue (it may wait on a model); saving stays in order.
@@ -22,6 +23,8 @@ public enum ExecuteCommandHandler: RequestHandler {
             return try JSONValue(encoding: try await SaveSelection.execute(decode(argument, params.command), context: context))
         case LearnAction.command:
             return try JSONValue(encoding: try await LearnAction.execute(decode(argument, params.command), context: context))
+        case ForgetAction.command:
+            return try JSONValue(encoding: try await ForgetAction.execute(decode(argument, params.command), context: context))
         default:
             throw ResponseError.invalidParams("workspace/executeCommand: unknown command '\(params.command)'")
         }

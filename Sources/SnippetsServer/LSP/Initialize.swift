@@ -46,6 +46,12 @@ public struct ClientCapabilities: Sendable, Hashable {
     public var supportsLabelDetails: Bool { completionItem?["labelDetailsSupport"]?.boolValue ?? false }
     /// `completionItem.insertReplaceSupport`.
     public var supportsInsertReplace: Bool { completionItem?["insertReplaceSupport"]?.boolValue ?? false }
+    /// `completionItem.resolveSupport.properties` lists `documentation`: the client fetches an item's documentation
+    /// with `completionItem/resolve` (Neovim 0.12's built-in completion lists only `additionalTextEdits` and
+    /// `command`, and fills its info popup from the item as sent).
+    public var resolvesDocumentation: Bool {
+        completionItem?["resolveSupport"]?["properties"]?.arrayValue?.contains(.string("documentation")) ?? false
+    }
     /// `completionItem.insertTextModeSupport.valueSet` holds `mode`.
     public func supportsInsertTextMode(_ mode: InsertTextMode) -> Bool {
         completionItem?["insertTextModeSupport"]?["valueSet"]?.arrayValue?.contains(.int(mode.rawValue)) ?? false

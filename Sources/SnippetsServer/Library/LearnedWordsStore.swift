@@ -34,10 +34,12 @@ public enum LearnError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// What one `learn --forget` did.
+/// What one `learn --forget` (or `snippets.forget`) did.
 public struct ForgetOutcome: Hashable, Sendable {
     /// How many words were removed, from the files that may be written.
     public var removed: Int
+    /// How many taught questions were removed, from the files that may be written.
+    public var removedQuestions = 0
     /// The learned-words files that hold words to forget but may not be written (a read-only layer's), with how
     /// many words each keeps.
     public var leftReadOnly: [ReadOnlyFile]
@@ -95,7 +97,8 @@ public enum LearnedWordsStore {
         return first
     }
 
-    /// Records `question`'s content words that `snippet` does not contain as its learned words.
+    /// Records `question`'s content words that `snippet` does not contain as its learned words, and the question
+    /// itself as taught (`LearnedWords.questionMark`), so asking it again names the snippet whatever words it taught.
     public static func learn(
         question: String, snippet: Snippet, library: SnippetLibrary, learned: LearnedWords, paths: [String],
         mayWrite: WriteCheck = everyFolderWritable
@@ -104,21 +107,33 @@ public enum LearnedWordsStore {
             throw .outsideLibrary(title: snippet.title)
         }
         let words = LearnedWords.wordsToLearn(from: question, for: snippet, alreadyLearned: learned.words(for: snippet.id))
-        guard !words.isEmpty else { return LearnOutcome(words: [], path: nil) }
+        let isNewQuestion = !learned.snippets(taughtQuestion: question).contains(snippet.id)
+            && !LearnedWords.questionKey(question).isEmpty
+        guard !words.isEmpty || isNewQuestion else { return LearnOutcome(words: [], path: nil) }
         let path = try write(folder: place.folder, mayWrite: mayWrite) { original throws(LearnedWordsEditError) in
-            try LearnedWordsFileEdit.adding(words, file: place.file, title: snippet.title, to: original)
+            try LearnedWordsFileEdit.adding(words, question: question, file: place.file, title: snippet.title, to: original)
         }
         return LearnOutcome(words: words, path: path)
     }
 
-    /// Forgets learned words: of `snippet` (nil: every snippet), those of `question`'s content words (nil: all of
-    /// them), in every learned-words file that may be written. A file that may not be (a read-only layer's) is left
-    /// as it is and named in the outcome when it holds words to forget.
+    /// Forgets learned words: of `snippet` (nil: every snippet), those of `question`'s content words and the
+    /// question itself as taught (nil: every word and question), in every learned-words file that may be written.
+    /// A file that may not be (a read-only layer's) is left as it is and named in the outcome when it holds words to
+    /// forget.
     public static func forget(
         question: String?, snippet: Snippet?, library: SnippetLibrary, paths: [String],
         mayWrite: WriteCheck = everyFolderWritable
     ) throws(LearnError) -> ForgetOutcome {
         let words = question.map { QuestionWord.words(in: $0).filter { !$0.isCompound }.map { $0.forms[0] } }
+        return try forget(words: words, questions: question.map { [$0] } ?? [], snippet: snippet, library: library, paths: paths, mayWrite: mayWrite)
+    }
+
+    /// Forgets `words` (by stem) and the taught `questions` of `snippet` (nil: every snippet); nil `words`: every
+    /// word and question. See `forget(question:snippet:library:paths:mayWrite:)`.
+    public static func forget(
+        words: [String]?, questions: [String], snippet: Snippet?, library: SnippetLibrary, paths: [String],
+        mayWrite: WriteCheck = everyFolderWritable
+    ) throws(LearnError) -> ForgetOutcome {
         var targets: [(folder: String, file: String?, title: String?)] = []
         if let snippet {
             guard let place = LearnedWords.place(of: snippet, in: library, folders: folders(for: paths)) else {
@@ -132,8 +147,9 @@ public enum LearnedWordsStore {
         for target in targets {
             let path = LearnedWords.filePath(inFolder: target.folder)
             guard FileManager.default.fileExists(atPath: path) else { continue }
-            func forgetting(_ original: [UInt8]?) throws(LearnedWordsEditError) -> (bytes: [UInt8], removedWords: Int) {
-                try LearnedWordsFileEdit.forgetting(words: words, file: target.file, title: target.title, in: original ?? [])
+            func forgetting(_ original: [UInt8]?) throws(LearnedWordsEditError) -> (bytes: [UInt8], removedWords: Int, removedQuestions: Int) {
+                try LearnedWordsFileEdit.forgetting(
+                    words: words, questions: questions, file: target.file, title: target.title, in: original ?? [])
             }
             guard mayWrite(LayerLoading.resolvingLinks(path)) else {
                 // Counted, not written: what the user would still find there.
@@ -144,12 +160,15 @@ public enum LearnedWordsStore {
                 continue
             }
             var count = 0
+            var questionCount = 0
             try write(folder: target.folder, mayWrite: mayWrite) { original throws(LearnedWordsEditError) in
                 let result = try forgetting(original)
                 count = result.removedWords
+                questionCount = result.removedQuestions
                 return result.bytes
             }
             outcome.removed += count
+            outcome.removedQuestions += questionCount
         }
         return outcome
     }

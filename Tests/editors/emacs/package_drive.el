@@ -30,6 +30,11 @@
   (when error (snippets-test-note 'error (format "%S" error)))
   (kill-emacs 0))
 
+(defvar snippets-test-messages nil "What the echo area showed, last first.")
+(advice-add 'message :before
+            (lambda (format-string &rest args)
+              (when format-string (push (apply #'format-message format-string args) snippets-test-messages))))
+
 (defun snippets-test-wait (predicate seconds)
   "Runs the event loop until PREDICATE holds or SECONDS pass; returns PREDICATE's value."
   (let ((deadline (+ (float-time) seconds)) value)
@@ -159,7 +164,17 @@ completion that starts where the last one did."
           (when (bound-and-true-p yas-minor-mode) (ignore-errors (yas-exit-all-snippets)))
           (snippets-test-note 'inserted (snippets-test-text note))
           (snippets-test-note 'learned (or (snippets-test-wait (lambda () (snippets-test-file ".snippets-learned.json")) 10)
-                                           :json-false)))
+                                           :json-false))
+          ;; It said what it learned and how to take it back; M-x snippets-lsp-forget-last does.
+          (snippets-test-stage "forget-last")
+          (unless (snippets-test-wait (lambda () snippets-lsp-last-lesson) 10)
+            (error "no lesson was kept for undo"))
+          (snippets-test-note 'learned-message (or (cl-find-if (lambda (m) (string-match-p "learned from your choice" m))
+                                                               snippets-test-messages)
+                                                   :json-false))
+          (call-interactively #'snippets-lsp-forget-last)
+          (snippets-test-note 'forget-message (car snippets-test-messages))
+          (snippets-test-note 'learned-after-forget (or (snippets-test-file ".snippets-learned.json") :json-false)))
 
         ;; Without yasnippet: plain text, its later lines given the line's indentation.
         (snippets-test-stage "insert-plain")

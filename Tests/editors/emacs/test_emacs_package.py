@@ -3,7 +3,7 @@ elpa-company, elpa-yasnippet, elpa-markdown-mode; `make emacs-deps` installs the
 README's blocks word for word: it byte-compiles without warnings with neither client loaded; then, with each client,
 package_drive.el accepts a one-line and a multi-line snippet in a Markdown buffer (under a time limit: lsp-mode used
 to re-indent them through markdown-indent-line and hang), asks with `snippets-lsp-ask`, opens and inserts from the
-answer buffer, saves a region, saves a snippet for a declined question, and edits the library without reconnecting."""
+answer buffer (saying what the insert taught the server, and taking it back with `snippets-lsp-forget-last`), saves a region, saves a snippet for a declined question, and edits the library without reconnecting."""
 
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ def test_the_package_byte_compiles_without_warnings(tmp_path: pathlib.Path):
     text = source.read_text(encoding="utf-8")
     assert text.splitlines()[0].endswith("-*- lexical-binding: t -*-")
     assert ";; Package-Requires: ((emacs \"28.1\"))" in text
-    for command in ("snippets-lsp-ask", "snippets-lsp-save-region", "snippets-lsp-doctor"):
+    for command in ("snippets-lsp-ask", "snippets-lsp-save-region", "snippets-lsp-forget-last", "snippets-lsp-doctor"):
         assert f";;;###autoload\n(defun {command} " in text, command
 
 
@@ -189,6 +189,11 @@ def test_the_package_asks_inserts_saves_and_sees_library_edits(tmp_path: pathlib
     assert result["inserted-into"] == "note.md", context
     assert result["inserted"] == "Dear client,\nHi name, invoice 42 is now overdue.\nCould you pay it this week?\nBest", context
     assert result["learned"] is not False and "nudge" in result["learned"], context
+    # It said so, with the way back; M-x snippets-lsp-forget-last took the lesson back (the file emptied of it).
+    assert result["learned-message"] == ('snippets-lsp: learned from your choice: nudge → "Gentle payment reminder"; '
+                                         'undo: M-x snippets-lsp-forget-last'), context
+    assert result["forget-message"] == 'snippets-lsp: forgot what "Gentle payment reminder" learned from your choice', context
+    assert result["learned-after-forget"] is False or "nudge" not in result["learned-after-forget"], context
     # Without yasnippet, the plain text, its second line indented as the line it went into.
     assert result["inserted-plain"] == "- Dear client,\n  Hi name, invoice 42 is now overdue.\n  Could you pay it this week?\n- Best", context
 

@@ -31,6 +31,7 @@ snippets.setup({ cmd = { bin, 'serve' }, root_markers = { '.snippets-root' }, se
 
 local client ---@type vim.lsp.Client
 local question = 'remind the café that owes me for the invoice'
+local slip = 'a footer for my outgoing invoices'
 
 local function ask_sync(text)
   local responses = vim.lsp.buf_request_sync(0, 'snippets/ask', { question = text }, step_timeout_ms)
@@ -88,6 +89,46 @@ run({
   { 'after learning', function()
     local answer = ask_sync('a café owes me')
     result.after = { status = answer.status, answer = answer.answer }
+    return true
+  end },
+  -- A slip: RET on the wrong line of an answer, then :SnippetsForgetLast, never a shell.
+  { 'ask again', function()
+    if vim.api.nvim_get_mode().mode ~= 'n' then return false end
+    result.slip_before = vim.tbl_map(function(c) return c.title end, ask_sync(slip).citations)
+    vim.cmd('SnippetsAsk ' .. slip)
+    return true
+  end },
+  { 'choose the wrong line', function()
+    local lines = lines_of_window()
+    if not lines then return false end
+    for number, line in ipairs(lines) do
+      if line:find('Unpaid account chase', 1, true) then
+        snippets.last_learned = nil
+        vim.api.nvim_win_set_cursor(snippets.window.win, { number, 0 })
+        vim.api.nvim_feedkeys(vim.keycode('<CR>'), 'mt', false)
+        return true
+      end
+    end
+    error('the chase is not among the snippets it looked at for ' .. slip)
+  end },
+  { 'told what it learned', function()
+    if not (snippets.last_learned and snippets.last_learned.result) then return false end
+    vim.api.nvim_feedkeys(vim.keycode('<Esc>'), 'nt', false)
+    result.slip_learned = snippets.last_learned.result.learned
+    result.slip_notification = result.notifications[#result.notifications]
+    result.slip_taught = vim.tbl_map(function(c) return c.title end, ask_sync(slip).citations)
+    return true
+  end },
+  { 'forget the last lesson', function()
+    if vim.api.nvim_get_mode().mode ~= 'n' then return false end
+    vim.cmd('SnippetsForgetLast')
+    return true
+  end },
+  { 'forgotten', function()
+    if not snippets.last_forgotten then return false end
+    result.forgotten = snippets.last_forgotten
+    result.forget_notification = result.notifications[#result.notifications]
+    result.slip_after = vim.tbl_map(function(c) return c.title end, ask_sync(slip).citations)
     return true
   end },
   { 'declined ask', function()

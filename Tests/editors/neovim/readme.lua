@@ -1,7 +1,8 @@
 -- Headless Neovim (0.12) set up exactly as editors/neovim/README.md says (its Lua block, run as written; the test
 -- only replaces the plugin path and points HOME at a directory whose ~/.config/snippets is the test library, with
 -- snippets-lsp on PATH). Then, as a user: type a trigger one key at a time and see the menu pop up by itself, move
--- onto the entry and see the trigger (not filter words) in the buffer, accept and see the snippet expanded; use a
+-- onto the entry and see the trigger (not filter words) in the buffer and a preview of the snippet beside the menu,
+-- accept and see the snippet expanded; use a
 -- scratch buffer without a filetype; open a broken library file and see its problem; run :checkhealth.
 --
 -- Environment: SNIPPETS_TEST_SETUP (the README block), SNIPPETS_TEST_WORKDIR, SNIPPETS_TEST_RESULT,
@@ -98,6 +99,15 @@ run({
     local info = vim.fn.complete_info({ 'selected' })
     if info.selected >= 0 then
       result.line_while_selected = vim.api.nvim_get_current_line()
+      return true
+    end
+  end },
+  { 'preview of the selected entry', function()
+    -- `popup` in completeopt: the selected item's info in a window beside the menu, filled from the item as sent.
+    local info = vim.fn.complete_info({ 'selected', 'items', 'preview_winid', 'preview_bufnr' })
+    result.selected_info = info.items[info.selected + 1] and info.items[info.selected + 1].info
+    if info.preview_winid and info.preview_winid > 0 and vim.api.nvim_win_is_valid(info.preview_winid) then
+      result.preview_lines = vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(info.preview_winid), 0, -1, false)
       return true
     end
   end },

@@ -83,9 +83,10 @@ def test_ask_window_insert_definition_cancel_and_save(tmp_path: pathlib.Path):
     assert no_match[2] == "s save a snippet for this question", context
 
     # :SnippetsSave's glue: the line went to saved.code-snippets in the library directory (the default), created
-    # because it was missing; the other library file was not touched.
+    # because it was missing; the other library file was not touched. Prose saved from a Markdown buffer is for every
+    # language (no "scope"), so it completes in a mail or a .txt file too.
     assert result["save"].get("err") is None, context
     assert result["save"]["reply"]["trigger"] == "kr", context
     saved = (library / "saved.code-snippets").read_text(encoding="utf-8")
-    assert saved == '{\n\t"Kind regards": {\n\t\t"prefix": "kr",\n\t\t"scope": "markdown",\n\t\t"body": ["Kind regards, Mira"]\n\t}\n}\n', saved
+    assert saved == '{\n\t"Kind regards": {\n\t\t"prefix": "kr",\n\t\t"body": ["Kind regards, Mira"]\n\t}\n}\n', saved
     assert snippet_file.read_text(encoding="utf-8") == LIBRARY

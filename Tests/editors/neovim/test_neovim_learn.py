@@ -1,5 +1,6 @@
-"""The Neovim plugin sends `snippets.learn` when a snippet is inserted from an ask's answer window (learn.lua),
-and a declined ask offers to save a snippet for the question; checked on disk and by asking again."""
+"""The Neovim plugin sends `snippets.learn` when a snippet is inserted from an ask's answer window (learn.lua) and
+says what it learned, `:SnippetsForgetLast` takes a wrong choice back, and a declined ask offers to save a snippet
+for the question; checked on disk and by asking again."""
 
 from __future__ import annotations
 
@@ -32,10 +33,24 @@ def test_inserting_from_an_answer_teaches_the_server(tmp_path: pathlib.Path):
     assert result["before"] == "noMatch", context
     assert result["learned"]["question"] == "remind the café that owes me for the invoice", context
     assert result["learned"].get("error") is None, context
-    learned = json.loads((library / ".snippets-learned.json").read_text(encoding="utf-8"))
-    assert learned == {"office.code-snippets": {"Unpaid account chase": ["café", "owes"]}}, context
     assert result["after"]["status"] == "answered", context
     assert result["after"]["answer"].endswith("Matched words you used before: café, owes."), context
+    # The user was told, with the way back.
+    assert "snippets: learned from your choice: café, owes → Unpaid account chase; undo: :SnippetsForgetLast" in result["notifications"], context
+
+    # A slip (RET on the wrong line) taught the chase a question of the footer's; it said so, and the footer was still
+    # named first (one choice weighs at most a title word). :SnippetsForgetLast took it back: the file and the answer
+    # are what they were.
+    assert result["slip_before"] == ["Invoice footer"], context
+    assert result["slip_learned"] == ["footer", "outgoing"], context
+    assert result["slip_notification"] == "snippets: learned from your choice: footer, outgoing → Unpaid account chase; undo: :SnippetsForgetLast", context
+    assert result["slip_taught"] == ["Invoice footer", "Unpaid account chase"], context
+    assert result["forgotten"].get("error") is None and result["forgotten"]["result"]["forgotten"] == 2, context
+    assert result["forget_notification"] == 'snippets: forgot what "Unpaid account chase" learned from your choice', context
+    assert result["slip_after"] == ["Invoice footer"], context
+    learned = json.loads((library / ".snippets-learned.json").read_text(encoding="utf-8"))
+    assert learned == {"office.code-snippets": {
+        "Unpaid account chase": ["café", "owes", "? remind the café that owes me for the invoice"]}}, context
 
     # The declined ask offered to save a snippet for the question; saving made it answerable.
     assert result["declined_window"][-1] == "s save a snippet for this question", context

@@ -49,6 +49,9 @@ def test_the_readme_setup_completes_as_you_type_and_expands_the_snippet(tmp_path
     assert result["selected_before_moving"] == -1, context
     assert result["line_before_moving"] == "invfoot", context
     assert result["line_while_selected"] == "invfoot", context
+    # The popup beside the menu previews the selected snippet (the item carries it: Neovim resolves no documentation).
+    preview = "\n".join(result["preview_lines"])
+    assert "Payment is due within 14 days." in preview and "Quote invoice INV-0000." in preview, context
     # The single match expanded into the snippet (placeholders at their defaults), with no stray text.
     assert result["lines"] == ["Payment is due within 14 days.", "Quote invoice INV-0000."], context
 

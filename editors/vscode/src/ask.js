@@ -69,14 +69,64 @@ const SAVE_ITEM = {
   saveQuestion: true,
 };
 
-/** Tells the server that `candidate` was chosen for `question` (`snippets.learn`). A refusal (learning switched
- *  off, a read-only library) is not worth interrupting the user for: the snippet is inserted either way. */
-async function learn(client, question, candidate) {
+/** What the last insert from an answer taught the server ({ client, question, id, result }), for "Forget the Last
+ *  Lesson". */
+let lastLesson;
+
+/** The message for what one choice taught the server (a `snippets.learn` result); undefined when nothing was written. */
+function learnedMessage(result) {
+  if (!result || !result.path) return undefined;
+  const what = result.learned && result.learned.length ? result.learned.join(', ') : 'this question';
+  return `Snippets: learned from your choice: ${what} → ${result.title}`;
+}
+
+/** Tells the server that `candidate` was chosen for `question` (`snippets.learn`) and says what it learned, with an
+ *  Undo button ("Snippets: Forget the Last Lesson" does the same later). A refusal (learning switched off, a
+ *  read-only library) is not worth interrupting the user for: the snippet is inserted either way. */
+async function learn(client, question, candidate, vscode) {
+  let result;
   try {
-    return await client.sendRequest('workspace/executeCommand', { command: 'snippets.learn', arguments: [{ question, id: candidate.id }] });
+    result = await client.sendRequest('workspace/executeCommand', { command: 'snippets.learn', arguments: [{ question, id: candidate.id }] });
   } catch (_error) {
     return undefined;
   }
+  const message = learnedMessage(result);
+  if (message) {
+    lastLesson = { client, question, id: candidate.id, result };
+    if (vscode) {
+      // Not awaited: the message stays until the user dismisses it.
+      void Promise.resolve(vscode.window.showInformationMessage(message, 'Undo')).then((choice) => {
+        if (choice === 'Undo') return forgetLast(vscode, client);
+        return undefined;
+      });
+    }
+  }
+  return result;
+}
+
+/** Takes back what the last insert from an answer taught the server (`snippets.forget` with the words its
+ *  `snippets.learn` reported), so a wrong choice is undone without a shell. */
+async function forgetLast(vscode, client) {
+  const lesson = lastLesson;
+  if (!lesson || (client && lesson.client !== client)) {
+    vscode.window.showInformationMessage('Snippets: no choice of yours taught the server anything in this session.');
+    return undefined;
+  }
+  let result;
+  try {
+    result = await lesson.client.sendRequest('workspace/executeCommand', {
+      command: 'snippets.forget',
+      arguments: [{ id: lesson.id, question: lesson.question, words: lesson.result.learned || [] }],
+    });
+  } catch (error) {
+    vscode.window.showErrorMessage(`Snippets: ${error && error.message ? error.message : error}`);
+    return undefined;
+  }
+  lastLesson = undefined;
+  vscode.window.showInformationMessage(result.forgotten > 0 || result.forgotQuestion
+    ? `Snippets: forgot what "${result.title}" learned from your choice.`
+    : `Snippets: "${result.title}" had nothing left to forget.`);
+  return result;
 }
 
 /** Saves the selection at `origin` (or an empty body) as a snippet described by `question`, through the server's
@@ -157,7 +207,7 @@ async function ask(vscode, client, question) {
         vscode.window.showErrorMessage(`Snippets: ${error && error.message ? error.message : error}`);
         return;
       }
-      await learn(client, question, chosen.candidate);
+      await learn(client, question, chosen.candidate, vscode);
     }
   });
   pick.onDidTriggerItemButton(async (event) => {
@@ -169,4 +219,4 @@ async function ask(vscode, client, question) {
   return pick;
 }
 
-module.exports = { ask, pickItems, pickTitle, insertSnippet, openDefinition, learn, saveForQuestion, SAVE_ITEM };
+module.exports = { ask, pickItems, pickTitle, insertSnippet, openDefinition, learn, learnedMessage, forgetLast, saveForQuestion, SAVE_ITEM };

@@ -4,7 +4,7 @@
 const vscode = require('vscode');
 const { LanguageClient } = require('vscode-languageclient/node');
 const { initializationOptions, serverCommand } = require('./settings');
-const { ask } = require('./ask');
+const { ask, forgetLast } = require('./ask');
 const { saveSelection } = require('./save');
 const { checkServer, reportStartFailure } = require('./server');
 
@@ -18,6 +18,7 @@ async function activate(context) {
   context.subscriptions.push(
     vscode.commands.registerCommand('snippetsLsp.ask', serving((question) => ask(vscode, client, typeof question === 'string' ? question : undefined))),
     vscode.commands.registerCommand('snippetsLsp.saveSelection', serving(() => saveSelection(vscode, client))),
+    vscode.commands.registerCommand('snippetsLsp.forgetLastLesson', serving(() => forgetLast(vscode, client))),
     vscode.workspace.onDidChangeConfiguration(async (event) => {
       if (!event.affectsConfiguration('snippets.serverPath')) return;
       const choice = await vscode.window.showInformationMessage('Snippets: snippets.serverPath changed; reload the window to start that server.', 'Reload Window');

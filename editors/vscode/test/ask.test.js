@@ -2,7 +2,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { makeVSCode, makeEditor, makeClient, Position } = require('./fake-vscode');
-const { ask } = require('../src/ask');
+const { ask, forgetLast } = require('../src/ask');
 
 const location = (line) => ({ uri: `file:///home/me/snippets/writing.code-snippets`, range: { start: { line, character: 2 }, end: { line: line + 3, character: 3 } } });
 const ANSWERED = {
@@ -86,6 +86,33 @@ test('inserting from the answer tells the server which snippet the question mean
     method: 'workspace/executeCommand',
     params: { command: 'snippets.learn', arguments: [{ question: 'what do I tell the café about payment', id: 'a' }] },
   });
+});
+
+test('the user is told what a choice taught, and Undo (or "Forget the Last Lesson") takes it back', async () => {
+  const editor = makeEditor(DOC, { line: 3, character: 5 });
+  const vscode = makeVSCode({ editor, choices: ['Undo'] });
+  const client = makeClient({
+    'snippets/ask': ANSWERED,
+    'snippets/snippetText': () => ({ id: 'a', title: 'Invoice payment terms', snippet: 'Due in ${1:14} days.', text: 'Due in 14 days.' }),
+    'workspace/executeCommand': (params) => (params.command === 'snippets.learn'
+      ? { id: 'a', title: 'Invoice payment terms', learned: ['café'], path: '/lib/.snippets-learned.json' }
+      : { id: 'a', title: 'Invoice payment terms', forgotten: 1, forgotQuestion: true, path: '/lib/.snippets-learned.json' }),
+  });
+  const pick = await ask(vscode, client, 'what do I tell the café about payment');
+  await pick.accept(pick.items[1]);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(vscode.log.filter((e) => e[0] === 'info'), [
+    ['info', 'Snippets: learned from your choice: café → Invoice payment terms', 'Undo'],
+    ['info', 'Snippets: forgot what "Invoice payment terms" learned from your choice.'],
+  ]);
+  assert.deepEqual(client.requests[3], {
+    method: 'workspace/executeCommand',
+    params: { command: 'snippets.forget', arguments: [{ id: 'a', question: 'what do I tell the café about payment', words: ['café'] }] },
+  });
+  // Taken back once: the command has nothing more to take back, and sends nothing.
+  await forgetLast(vscode, client);
+  assert.equal(client.requests.length, 4);
+  assert.deepEqual(vscode.log.at(-1), ['info', 'Snippets: no choice of yours taught the server anything in this session.']);
 });
 
 test('a refused snippets.learn does not bother the user; a failed insert learns nothing', async () => {

@@ -75,7 +75,10 @@ function makeVSCode({ inputs = [], editor, cancelProgress = false, choices = [] 
         return items.length ? pendingChoices.shift() : undefined;
       },
       showWarningMessage: (message) => log.push(['warning', message]),
-      showInformationMessage: (message) => log.push(['info', message]),
+      showInformationMessage: async (message, ...items) => {
+        log.push(items.length ? ['info', message, ...items] : ['info', message]);
+        return items.length ? pendingChoices.shift() : undefined;
+      },
       showTextDocument: async (document, options) => log.push(['showTextDocument', document.uri.toString(), options.selection.start]),
       createQuickPick: () => { const pick = new QuickPick(log); vscode.window.quickPicks.push(pick); return pick; },
       withProgress: async (options, task) => {

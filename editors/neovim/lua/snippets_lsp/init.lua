@@ -385,19 +385,61 @@ function M.insert_current()
   end, origin.buf)
 end
 
+--- The message for what one choice taught the server (a `snippets.learn` result), with the way to take it back;
+--- nil when nothing was written.
+function M.learned_message(result)
+  if not (result and result.path) then
+    return nil
+  end
+  local what = #(result.learned or {}) > 0 and table.concat(result.learned, ', ') or 'this question'
+  return ('learned from your choice: %s → %s; undo: :SnippetsForgetLast'):format(what, result.title)
+end
+
 --- Tells the server that `id` was the snippet chosen for `question` (`snippets.learn`), so that its words count
---- for it next time. Quiet: a refusal (learning switched off, a read-only library) only reaches the log.
+--- for it next time, and says what it learned (`:SnippetsForgetLast` takes it back). A refusal (learning switched
+--- off, a read-only library) only reaches the log.
 function M.learn(client, question, id, bufnr)
   if not question or question == '' then
     return
   end
   client:request('workspace/executeCommand', { command = 'snippets.learn', arguments = { { question = question, id = id } } },
-    function(err)
+    function(err, result)
       if err then
         vim.lsp.log.info('snippets.learn: ' .. (err.message or vim.inspect(err)))
       end
-      M.last_learned = { question = question, id = id, error = err and err.message or nil }
+      M.last_learned = { question = question, id = id, error = err and err.message or nil, result = result, client_id = client.id }
+      local message = not err and M.learned_message(result)
+      if message then
+        notify(message)
+      end
     end, bufnr)
+end
+
+--- Takes back what the last insert from an answer taught the server (`snippets.forget` with the words its
+--- `snippets.learn` reported): a wrong line chosen in the answer window is undone without a shell.
+function M.forget_last()
+  local lesson = M.last_learned
+  if not (lesson and lesson.result and lesson.result.path) then
+    return notify('no choice of yours taught the server anything in this session')
+  end
+  local client = vim.lsp.get_client_by_id(lesson.client_id)
+  if not client or client:is_stopped() then
+    return notify('the server that learned it has stopped; use snippets-lsp learn --forget', vim.log.levels.WARN)
+  end
+  local argument = { id = lesson.id, question = lesson.question, words = lesson.result.learned }
+  client:request('workspace/executeCommand', { command = 'snippets.forget', arguments = { argument } },
+    function(err, result)
+      M.last_forgotten = { error = err and err.message or nil, result = result }
+      if err then
+        return notify(err.message, vim.log.levels.ERROR)
+      end
+      M.last_learned = nil
+      if result.forgotten > 0 or result.forgotQuestion then
+        notify(('forgot what "%s" learned from your choice'):format(result.title))
+      else
+        notify(('"%s" had nothing left to forget'):format(result.title))
+      end
+    end)
 end
 
 --- "Save a snippet for this question" (a declined ask): an empty snippet at the library's save file, named after
