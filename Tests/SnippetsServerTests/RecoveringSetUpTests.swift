@@ -116,6 +116,33 @@ struct RecoveringSetUpTests {
         #expect(await client.notification("window/showMessage", timeout: .milliseconds(300)) == nil)
     }
 
+    /// One missing comma in a language file read from disk at start: every entry still completes (none has a
+    /// last good version to fall back on), and the error is published on the file at its line.
+    @Test func aMissingCommaAtStartKeepsEveryEntryAndPublishesTheErrorAtItsLine() async throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let text = """
+            {
+              "For loop": { "prefix": "forl", "body": "for ${1:x} in ${2:xs}:\\n\\t$0" }
+              "While loop": { "prefix": "whilel", "body": "while ${1:cond}:\\n\\t$0" }
+            }
+            """
+        try text.write(toFile: root + "/python.json", atomically: true, encoding: .utf8)
+        let client = TestClient(diskLibrary: [root])
+        try await client.initialize()
+        client.open("file:///w/a.py", language: "python", text: "whil")
+        #expect(try await client.complete("file:///w/a.py", line: 0, character: 4).items.map(\.label) == ["whilel"])
+
+        let uri = DocumentURI(filePath: root + "/python.json").stringValue
+        client.open(uri, language: "jsonc", text: text)
+        let published = try #require(await client.notification("textDocument/publishDiagnostics"))
+        #expect(published["uri"]?.stringValue == uri)
+        let diagnostics = try #require(published["diagnostics"]?.arrayValue)
+        #expect(diagnostics.map { $0["code"] } == ["json-syntax"])
+        #expect(diagnostics.first?["range"]?["start"] == ["line": 2, "character": 2])
+        #expect(diagnostics.first?["message"] == "malformed JSON: unexpected character '\"': expected ',' or '}'")
+    }
+
     @Test func theCheckCommandLineRepeatsEveryLayerQuotedForTheShell() {
         let paths = LibraryPaths(
             layers: [LibraryLayer(path: "/home/me/snippets"), LibraryLayer(path: "/srv/team's snippets", name: "team")],

@@ -30,7 +30,9 @@ extension SnippetFileFormat {
 /// Reads VS Code snippet files (`*.json`, `*.code-snippets`) as VS Code does:
 ///
 /// - the file is JSONC: one object whose members are snippets, or groups (an object whose members are snippets,
-///   one level deep only). A member is a snippet when its value is an object with a `body`.
+///   one level deep only). A member is a snippet when its value is an object with a `body`. A syntax error (a
+///   missing comma, a stray character) is an error at its line, and the entries around it are still read, as VS
+///   Code's tolerant reader reads them (`JSONC.read`).
 /// - `prefix` and `body` and `description` are a string or an array of strings (body lines join with `\n`);
 ///   a missing or null `prefix` means the snippet has no trigger.
 /// - `scope` ("a,b") is honoured only where the file itself has no language (`*.code-snippets`); a language file
@@ -67,14 +69,13 @@ enum VSCodeSnippetReader {
         let table = LineTable(text)
         var reader = Reader(
             bytes: bytes, uri: uri, context: context, checkBody: checkBody, sink: DiagnosticSink(uri: uri, table: table))
-        switch JSONC.parse(bytes) {
-        case .failure(let error):
-            reader.sink.add(
-                .error, .jsonSyntax, "malformed JSON: \(error.message); no snippets were read from this file",
-                at: error.offset)
-        case .success(let root):
-            reader.readRoot(root)
+        // Read as VS Code reads it: past syntax errors, each reported at its place, keeping every entry around them.
+        let reading = JSONC.read(bytes)
+        for error in reading.errors {
+            let consequence = reading.value == nil ? "; no snippets were read from this file" : ""
+            reader.sink.add(.error, .jsonSyntax, "malformed JSON: \(error.message)\(consequence)", at: error.offset)
         }
+        if let root = reading.value { reader.readRoot(root) }
         reader.reportDuplicatePrefixes()
         var file = SnippetFile(
             uri: uri, path: path, format: .vscode, snippets: reader.snippets, diagnostics: reader.sink.diagnostics)
