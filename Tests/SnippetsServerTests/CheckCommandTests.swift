@@ -62,6 +62,20 @@ import Testing
         #expect(await check(["--library", Self.fixtures + "/bad", "--json"]).out == result.out)
     }
 
+    /// A library that keeps its yasnippet folder beside others (`yas/` rather than `snippets/`), as the folder
+    /// `yas-snippet-dirs` names.
+    @Test func aYasnippetFolderOutsideSnippetsIsRead() async throws {
+        let library = FileManager.default.temporaryDirectory.appendingPathComponent("check-yas-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: library) }
+        try FileManager.default.createDirectory(atPath: library + "/yas/text-mode", withIntermediateDirectories: true)
+        try "# name: Standup\n# key: standup\n# --\nYesterday: $1\nToday: $2\n"
+            .write(toFile: library + "/yas/text-mode/standup", atomically: true, encoding: .utf8)
+        let result = await check(["--library", library])
+        #expect(result.status == 0)
+        #expect(result.out.hasPrefix("\(library)/yas/text-mode/standup: 1 snippet\n"), "\(result.out)")
+        #expect(result.out.contains("\n1 snippet in 1 file, 0 problems\n"), "\(result.out)")
+    }
+
     @Test func usageErrorsExitTwoAndHelpExplains() async {
         let unknown = await check(["--frobnicate"])
         #expect(unknown.status == 2)
