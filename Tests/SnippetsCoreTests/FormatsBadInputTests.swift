@@ -61,6 +61,15 @@ import Testing
         #expect(library.diagnostics[0].message == "malformed JSON: unexpected text after the JSON value")
     }
 
+    /// An entry cut short at the end of the file loses its body to the syntax error: one mistake, one error.
+    @Test func aBodyLostToASyntaxErrorIsThatErrorOnly() {
+        let text = "{\n  \"A\": { \"prefix\": \"a\", \"body\": \"x\" },\n  \"Cut\": { \"prefix\": \"c\", \"body\": "
+        let library = loadLibrary(["/lib/a.code-snippets": text])
+        #expect(library.snippets.map(\.title) == ["A"])
+        #expect(summaries(library.diagnostics) == ["3:35 error json-syntax"])
+        #expect(library.diagnostics.map(\.message) == ["malformed JSON: unexpected end of file: expected a value"])
+    }
+
     @Test func aFileThatHoldsNoValueSaysNoSnippetsWereRead() {
         let library = loadLibrary(["/lib/a.code-snippets": "just some notes\n"])
         #expect(library.snippets.isEmpty)

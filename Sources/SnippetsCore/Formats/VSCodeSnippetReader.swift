@@ -75,6 +75,7 @@ enum VSCodeSnippetReader {
             let consequence = reading.value == nil ? "; no snippets were read from this file" : ""
             reader.sink.add(.error, .jsonSyntax, "malformed JSON: \(error.message)\(consequence)", at: error.offset)
         }
+        reader.syntaxErrorOffsets = reading.errors.map(\.offset)
         if let root = reading.value { reader.readRoot(root) }
         reader.reportDuplicatePrefixes()
         var file = SnippetFile(
@@ -94,6 +95,8 @@ enum VSCodeSnippetReader {
         var snippets: [Snippet] = []
         /// The UTF-8 offset of each snippet's key, parallel to `snippets`, for duplicate-prefix warnings.
         var keyOffsets: [Int] = []
+        /// Where the file's syntax errors are (at most `JSONC.maximumErrors` and one).
+        var syntaxErrorOffsets: [Int] = []
 
         mutating func readRoot(_ root: JSONCValue) {
             guard let members = root.members else {
@@ -181,7 +184,11 @@ enum VSCodeSnippetReader {
                 return
             }
             guard let bodyValue = member.value.member("body")?.value else {
-                sink.add(.error, .missingBody, "snippet '\(title)' has no 'body', so it was not loaded", at: member.keyRange.lowerBound)
+                // A body lost to a syntax error after the key (`"body":` cut short) is that error's doing, said once.
+                let lostToSyntax = syntaxErrorOffsets.contains { member.keyRange.upperBound <= $0 && $0 <= member.value.range.upperBound }
+                if !lostToSyntax {
+                    sink.add(.error, .missingBody, "snippet '\(title)' has no 'body', so it was not loaded", at: member.keyRange.lowerBound)
+                }
                 return
             }
             guard let bodyLines = strings(bodyValue, field: "body", title: title, severity: .error) else { return }
