@@ -9,6 +9,7 @@ extension SnippetFileFormat {
     public static let vscode = SnippetFileFormat(
         format: .vscode, name: "VS Code", nameSuffixes: [".json", ".code-snippets"],
         watchGlobs: ["**/*.json", "**/*.code-snippets"], readsByPlace: false,
+        whatToAdd: "VS Code .code-snippets and <language>.json files",
         recognize: { path, _ in
             let name = LibraryPath.name(path)
             if name == "package.json" { return nil }
