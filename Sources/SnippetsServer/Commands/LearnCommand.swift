@@ -7,15 +7,15 @@ public enum LearnCommand: SnippetsCommand {
     public static let summary = "Teach ask that a question's words mean a snippet (or --forget them)"
     public static let options = CommandOptions([
         CommandOption(
-            "--snippet", value: .text(placeholder: "ID_OR_TITLE"),
-            help: "The snippet: its identifier (as in `ask --json`), or its exact title."),
+            "--snippet", value: .text(placeholder: "SNIPPET"),
+            help: "The snippet: its identifier (as in `ask --json`), its title, or its trigger."),
         LibraryOptions.library,
         CommandOption("--forget", help: "Remove learned words (see above)."),
         CommandOption("--json", help: "Print what was done as JSON."),
     ])
     public static let help = """
-        Usage: snippets-lsp learn QUESTION --snippet ID_OR_TITLE [--library PATH]...
-               snippets-lsp learn --forget [QUESTION] [--snippet ID_OR_TITLE] [--library PATH]...
+        Usage: snippets-lsp learn QUESTION --snippet SNIPPET [--library PATH]...
+               snippets-lsp learn --forget [QUESTION] [--snippet SNIPPET] [--library PATH]...
 
         Records the question's content words that the snippet does not already contain as that snippet's learned
         words, in the file \(LearnedWords.fileName) of the library folder that holds the snippet. From then on
@@ -80,6 +80,10 @@ public enum LearnCommand: SnippetsCommand {
             let learned = LearnedWordsStore.load(paths: paths, library: library)
             let outcome = try LearnedWordsStore.learn(
                 question: question, snippet: snippet, library: library, learned: learned, paths: paths, mayWrite: mayWrite)
+            // Taught: the question is no longer a gap.
+            if let problem = GapLog(environment: context.environment).forget(question) {
+                context.printError("snippets-lsp learn: \(problem)")
+            }
             if arguments.has("--json") {
                 let json: JSONValue = .object([
                     "snippet": .string(snippet.id.rawValue), "title": .string(snippet.title),
