@@ -246,6 +246,13 @@ import Testing
         #expect(unknown.err == "snippets-lsp learn: no snippet has the identifier, title or trigger \"nochase\"\n")
     }
 
+    @Test func gapsJSONIsIndentedAsEveryOtherCommandsJSON() async throws {
+        _ = await run(["ask", "how do I bake sourdough bread", "--library", library])
+        let out = await run(["gaps", "--json"]).out
+        #expect(out.hasPrefix("{\n  \"gaps\" : [\n    {\n      \"count\" : 1,\n"), "\(out)")
+        #expect(try JSONValue.parse(Array(out.utf8))["gaps"]?.arrayValue?.first?["question"] == "how do I bake sourdough bread")
+    }
+
     @Test func anEditorLearningAQuestionTakesItOutOfTheGaps() async throws {
         let client = TestClient(diskLibrary: [library]) { configuration in
             configuration.environment = ["XDG_STATE_HOME": state]

@@ -35,6 +35,13 @@ public struct CommandContext: Sendable {
     public func printError(_ text: String) { output.standardError(TerminalText.escaped(text) + "\n") }
     /// Prints JSON as its encoder wrote it (controls inside strings are already `\u` escapes).
     public func printJSON(_ text: String) { output.standardOutput(text + "\n") }
+
+    /// Prints `value` as every command's `--json` is printed: indented, keys sorted, slashes as they are.
+    public func printJSON(encoding value: some Encodable) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        printJSON((try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}")
+    }
 }
 
 /// A subcommand of `snippets-lsp`.

@@ -42,10 +42,7 @@ public enum GapsCommand: SnippetsCommand {
         }
         let gaps = log.gaps()
         if arguments.has("--json") {
-            let json: JSONValue = .object(["gaps": .array(gaps.map {
-                .object(["question": .string($0.question), "count": .int($0.count), "lastAsked": .string($0.lastAsked)])
-            })])
-            context.printJSON(String(decoding: json.serialized(), as: UTF8.self))
+            context.printJSON(encoding: ["gaps": gaps])
             return 0
         }
         if gaps.isEmpty {

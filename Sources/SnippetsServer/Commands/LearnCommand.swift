@@ -67,7 +67,7 @@ public enum LearnCommand: SnippetsCommand {
                 let removed = outcome.removed
                 if arguments.has("--json") {
                     let left: [JSONValue] = outcome.leftReadOnly.map { .object(["file": .string($0.path), "words": .int($0.words)]) }
-                    context.printJSON(String(decoding: JSONValue.object(["forgotten": .int(removed), "leftReadOnly": .array(left)]).serialized(), as: UTF8.self))
+                    context.printJSON(encoding: JSONValue.object(["forgotten": .int(removed), "leftReadOnly": .array(left)]))
                 } else {
                     context.print(removed == 0 ? "Nothing to forget." : "Forgot \(removed) learned word\(removed == 1 ? "" : "s").")
                     for file in outcome.leftReadOnly {
@@ -89,7 +89,7 @@ public enum LearnCommand: SnippetsCommand {
                     "snippet": .string(snippet.id.rawValue), "title": .string(snippet.title),
                     "learned": .array(outcome.words.map(JSONValue.string)), "file": outcome.path.map(JSONValue.string) ?? .null,
                 ])
-                context.printJSON(String(decoding: json.serialized(), as: UTF8.self))
+                context.printJSON(encoding: json)
             } else if outcome.words.isEmpty {
                 context.print("Nothing new to learn: \"\(snippet.title)\" already has every content word of the question.")
             } else {
