@@ -43,6 +43,8 @@ import Testing
         #expect(result.status == .emptyLibrary)
         #expect(result.reason?.code == .emptyLibrary)
         #expect(result.reason?.message.contains("/home/mira/snippets") == true)
+        // Every format the server reads is named, yasnippet's and espanso's too.
+        #expect(result.reason?.message.hasSuffix("espanso match/*.yml files or yasnippet <major-mode>/ folders there.") == true)
         #expect(!result.answer.contains("matches"))
         let unconfigured = try await ask("invoice", library: .empty)
         #expect(unconfigured.status == .emptyLibrary)

@@ -16,10 +16,66 @@ import Testing
     @Test func malformedJSONIsAnErrorWhereItBreaksAndOtherFilesStillLoad() {
         let broken = "{\n  \"A\": { \"body\": \"x\" }\n  \"B\": {}\n}"
         let library = loadLibrary(["/lib/a.code-snippets": broken, "/lib/b.code-snippets": Self.good])
-        #expect(library.snippets.map(\.title) == ["Good"])
-        #expect(summaries(library.diagnostics) == ["3:3 error json-syntax"])
-        #expect(library.diagnostics[0].message.hasPrefix("malformed JSON: unexpected character '\"': expected ',' or '}'"))
+        #expect(library.snippets.map(\.title) == ["A", "Good"])
+        #expect(summaries(library.diagnostics) == ["3:3 error json-syntax", "3:3 error missing-body"])
+        #expect(library.diagnostics[0].message == "malformed JSON: unexpected character '\"': expected ',' or '}'")
         #expect(library.files.count == 2)
+    }
+
+    /// A language file of seven snippets as a person edits it, each mistake VS Code reads past in turn.
+    static func pythonJSON(_ mistake: String) -> String {
+        let entries = ["for", "while", "def", "class", "main", "try", "with"].map { name in
+            "  \"\(name.capitalized) block\": {\n    \"prefix\": \"\(name)\",\n    \"body\": [\"\(name) ${1:x}:\", \"\\t$0\"]\n  }"
+        }
+        // The mistake goes where the comma between the third and the fourth entry belongs (line 13, after the
+        // third's closing brace): "" leaves the comma out.
+        let head = entries[0..<3].joined(separator: ",\n")
+        let tail = entries[3...].joined(separator: ",\n")
+        return "{\n" + head + mistake + "\n" + tail + "\n}\n"
+    }
+
+    static let mistakes: [(mistake: String, name: String, message: String)] = [
+        ("", "a missing comma", "malformed JSON: unexpected character '\"': expected ',' or '}'"),
+        (",,", "a doubled comma", "malformed JSON: unexpected character ',': expected a quoted key or '}'"),
+        (", x", "a stray character", "malformed JSON: unexpected character 'x': expected a quoted key or '}'"),
+        ("},", "a stray closing brace", "malformed JSON: unexpected character '}': more entries follow it, so it is read as a stray '}'"),
+    ]
+
+    @Test(arguments: mistakes)
+    func aSyntaxErrorBetweenEntriesKeepsEveryEntryAndIsAnErrorAtItsLine(_ mistake: String, _ name: String, _ message: String) {
+        let text = Self.pythonJSON(mistake)
+        let library = loadLibrary(["/lib/python.json": text])
+        #expect(library.snippets.count == 7, "\(name): \(library.snippets.map(\.title))")
+        #expect(library.snippets.map(\.triggers) == [["for"], ["while"], ["def"], ["class"], ["main"], ["try"], ["with"]])
+        #expect(library.snippets.allSatisfy { $0.scopes == ["python"] })
+        let line = mistake.isEmpty ? 14 : 13
+        #expect(summaries(library.diagnostics).map { $0.split(separator: ":")[0] } == ["\(line)"], "\(name)")
+        #expect(library.diagnostics.map(\.message) == [message])
+        #expect(library.diagnostics.map(\.code) == [.jsonSyntax])
+    }
+
+    @Test func aCommaAfterTheLastBraceKeepsEveryEntry() {
+        let library = loadLibrary(["/lib/python.json": String(Self.pythonJSON(",").dropLast()) + ",\n"])
+        #expect(library.snippets.count == 7)
+        #expect(summaries(library.diagnostics) == ["30:2 error json-syntax"])
+        #expect(library.diagnostics[0].message == "malformed JSON: unexpected text after the JSON value")
+    }
+
+    /// An entry cut short at the end of the file loses its body to the syntax error: one mistake, one error.
+    @Test func aBodyLostToASyntaxErrorIsThatErrorOnly() {
+        let text = "{\n  \"A\": { \"prefix\": \"a\", \"body\": \"x\" },\n  \"Cut\": { \"prefix\": \"c\", \"body\": "
+        let library = loadLibrary(["/lib/a.code-snippets": text])
+        #expect(library.snippets.map(\.title) == ["A"])
+        #expect(summaries(library.diagnostics) == ["3:35 error json-syntax"])
+        #expect(library.diagnostics.map(\.message) == ["malformed JSON: unexpected end of file: expected a value"])
+    }
+
+    @Test func aFileThatHoldsNoValueSaysNoSnippetsWereRead() {
+        let library = loadLibrary(["/lib/a.code-snippets": "just some notes\n"])
+        #expect(library.snippets.isEmpty)
+        #expect(library.diagnostics.map(\.message) == [
+            "malformed JSON: unexpected character 'j': expected a value; no snippets were read from this file"
+        ])
     }
 
     @Test func wrongTypesDropOnlyTheSnippetTheyBreak() {

@@ -55,6 +55,74 @@ import Testing
         #expect(error.message == message)
     }
 
+    /// `text` without its `‸` markers, and the UTF-8 offset of each (where an error is expected).
+    static func marked(_ text: String) -> (text: String, offsets: [Int]) {
+        var clean = ""
+        var offsets: [Int] = []
+        for character in text {
+            if character == "‸" { offsets.append(clean.utf8.count) } else { clean.append(character) }
+        }
+        return (clean, offsets)
+    }
+
+    /// Broken texts, what the tolerant reading keeps of each (as VS Code's jsonc-parser keeps it), and where it
+    /// reports each error (`‸`): one per mistake, at the place the mistake starts.
+    static let recovered: [(input: String, expected: String)] = [
+        // A missing comma between members or elements is supplied.
+        ("{\"a\": 1 ‸\"b\": 2}", "{a=1,b=2}"),
+        ("[1 ‸2, 3]", "[1,2,3]"),
+        // A doubled comma, a stray word or a stray character between members is skipped.
+        ("{\"a\": 1,‸, \"b\": 2}", "{a=1,b=2}"),
+        ("{\"a\": 1, ‸oops \"b\": 2}", "{a=1,b=2}"),
+        ("{\"a\": 1 ‸; \"b\": 2}", "{a=1,b=2}"),
+        ("{\"a\": 1 ‸é, \"b\": 2}", "{a=1,b=2}"),
+        // A missing colon is supplied before a value; a key without a value is dropped.
+        ("{\"a\" ‸1, \"b\"‸, \"c\": 3}", "{a=1,c=3}"),
+        // A closer of the enclosing container closes what is open inside it.
+        ("{\"s\": {\"body\": [\"x\", \"y\" ‸}, \"t\": {\"body\": \"z\"}}", "{s={body=['x','y']},t={body='z'}}"),
+        ("[{\"a\": 1 ‸]", "[{a=1}]"),
+        // A `}` that closes the top-level object early, with more entries after it, is a stray one.
+        ("{\"a\": 1‸}, \"b\": 2}", "{a=1,b=2}"),
+        // Text after the top-level value is reported and left out.
+        ("{\"a\": 1}‸,\n", "{a=1}"),
+        // The end of the text closes what is still open; a string cut by a line break ends there.
+        ("{\"a\": {\"b\": ‸[1", "{a={b=[1]}}"),
+        ("{\"a\": ‸\"x\n, \"b\": 2}", "{a='x',b=2}"),
+        // A malformed value drops its member only.
+        ("{\"a\": ‸tru, \"b\": 2}", "{b=2}"),
+        ("{\"a\": \"‸\\q\", \"b\": 2}", "{a='\\q',b=2}"),
+        // Separate mistakes each get their own error.
+        ("{\"a\": 1 ‸\"b\": 2 ‸\"c\": 3}", "{a=1,b=2,c=3}"),
+    ]
+
+    @Test(arguments: recovered) func readsPastSyntaxErrorsAsVSCodeDoes(_ input: String, _ expected: String) throws {
+        let (text, offsets) = Self.marked(input)
+        let reading = JSONC.read(Array(text.utf8))
+        let value = try #require(reading.value)
+        #expect(Self.render(value) == expected)
+        #expect(reading.errors.map(\.offset) == offsets, "\(reading.errors)")
+        // The strict reading fails at the first of them.
+        guard case .failure(let error) = JSONC.parse(Array(text.utf8)) else {
+            Issue.record("expected \(input) to be refused by the strict reading")
+            return
+        }
+        #expect(error == reading.errors.first)
+    }
+
+    @Test func aWellFormedTextHasNoErrorsAndAHostileOneAFewHundredAtMost() {
+        #expect(JSONC.read(Array("{\"a\": [1, 2,], /* c */ \"b\": {},}".utf8)).errors.isEmpty)
+        // Every entry missing its comma: each is still read, and the errors listed stop at the limit.
+        let entries = (0..<5_000).map { "\"k\($0)\": \($0)" }.joined(separator: " ")
+        let reading = JSONC.read(Array("{\(entries)}".utf8))
+        #expect(reading.value?.members?.count == 5_000)
+        #expect(reading.errors.count == JSONC.maximumErrors + 1)
+        #expect(reading.errors.last?.message == "more syntax errors follow; only the first \(JSONC.maximumErrors) are listed")
+        // Stray closers, commas and colons only.
+        let noise = JSONC.read(Array(("{" + String(repeating: "]}:,", count: 10_000)).utf8))
+        #expect(noise.value?.members?.isEmpty == true)
+        #expect(noise.errors.count <= JSONC.maximumErrors + 1)
+    }
+
     @Test func keepsSourceRangesOfKeysAndValues() throws {
         let text = "{\n  // c\n  \"key\": { \"x\": [1, \"é\"] }\n}"
         let bytes = Array(text.utf8)

@@ -94,6 +94,23 @@ import Testing
         #expect(library.diagnostics.isEmpty, "\(library.diagnostics)")
     }
 
+    /// yasnippet reads the mode folders of whatever folder `yas-snippet-dirs` names: a library holds such a folder
+    /// anywhere, not only as `snippets/`.
+    @Test func aModeFolderAnywhereInTheLibraryIsRead() {
+        let library = loadLibrary([
+            "/lib/yas/text-mode/standup": "# name: Standup\n# key: standup\n# --\nYesterday: $1\nToday: $2\n",
+            "/lib/emacs/my-snippets/python-mode/loops/for": "# key: for\n# --\nfor $1 in $2:\n    $0",
+            "/lib/emacs/my-snippets/python-mode/django-mode/view": "# key: view\n# --\ndef ${1:view}(request):",
+            "/lib/yas/notes/todo": "not in a mode folder",
+        ])
+        #expect(library.snippets.map(\.title).sorted() == ["Standup", "for", "view"])
+        #expect(library.snippets.first { $0.title == "Standup" }?.scopes == [], "text-mode: every language")
+        // Below a mode folder every folder is a group of that mode, as yasnippet reads it.
+        #expect(library.snippets.first { $0.title == "view" }?.scopes == ["python"])
+        #expect(library.snippets.first { $0.title == "for" }?.scopes == ["python"])
+        #expect(library.diagnostics.isEmpty, "\(library.diagnostics)")
+    }
+
     @Test func aFolderWithYasSkipIsNotRead() {
         let library = loadLibrary([
             "/lib/snippets/go-mode/.yas-skip": "", "/lib/snippets/go-mode/f": "# key: f\n# --\nfunc",

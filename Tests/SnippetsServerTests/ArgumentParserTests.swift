@@ -24,6 +24,24 @@ import Testing
     }
 }
 
+/// `snippets-lsp --help`: every command and its summary, the summaries in one column.
+@Suite struct TopLevelHelpTests {
+    @Test func everyCommandsSummaryStandsApartInOneColumnAndStartsWithACapital() async {
+        let result = await runCommand(["--help"])
+        #expect(result.status == 0)
+        let lines = result.out.split(separator: "\n", omittingEmptySubsequences: false).drop { $0 != "Commands:" }.dropFirst()
+            .prefix { !$0.isEmpty }
+        #expect(lines.count == CommandLineTool.commands.count)
+        #expect(lines.contains("  yaml-dump  Debugging aid: print how YAML files are read, as JSON"), "\(lines)")
+        #expect(lines.contains("  serve      Speak LSP on stdin/stdout (the default)"), "\(lines)")
+        for line in lines {
+            let summary = line.dropFirst(2 + "yaml-dump".count + 2)
+            #expect(line.dropFirst(2).prefix("yaml-dump".count + 2).hasSuffix(" "), "a name runs into its summary: \(line)")
+            #expect(summary.first?.isUppercase == true, "\(line)")
+        }
+    }
+}
+
 /// Parsing, usage, help and errors come from one declaration per option.
 @Suite struct CommandOptionsTests {
     static let options = LibraryOptions.options + CommandOptions([

@@ -17,14 +17,14 @@ import Testing
         #expect(result.status == 1)
         #expect(result.err.isEmpty)
         let expected = """
-            \(bad)/broken.code-snippets: 0 snippets, 1 problem
-            \(bad)/broken.code-snippets:3:3: error: malformed JSON: unexpected character '"': expected ',' or '}'; no snippets were read from this file
+            \(bad)/broken.code-snippets: 2 snippets, 1 problem
+            \(bad)/broken.code-snippets:3:3: error: malformed JSON: unexpected character '"': expected ',' or '}'
             \(bad)/sh.snippets: 2 snippets, 1 problem
             \(bad)/sh.snippets:2:6: error: Placeholder '${1:' has no closing '}', so it is inserted as literal text. (in snippet 'open')
             \(bad)/sh.snippets:4:2: note: backtick expression `strftime("%Y")` is not run (snippets-lsp never runs Vim script); it was replaced by ${CURRENT_YEAR}
             \(bad)/types.code-snippets: 1 snippet, 1 problem
             \(bad)/types.code-snippets:3:45: error: 'body' of snippet 'Number body' must be a string or an array of strings, not a number
-            3 snippets in 3 files, 3 problems, 1 note
+            5 snippets in 3 files, 3 problems, 1 note
 
             """
         #expect(result.out == expected)
@@ -63,7 +63,7 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
         #expect(Set(object.keys) == ["conflicts", "diagnostics", "files", "layers", "library", "meaning", "totals"])
         let totals = try #require(object["totals"] as? [String: Int])
-        #expect(totals == ["snippets": 3, "files": 3, "errors": 3, "warnings": 0, "notes": 1, "hints": 0, "problems": 3, "conflicts": 0])
+        #expect(totals == ["snippets": 5, "files": 3, "errors": 3, "warnings": 0, "notes": 1, "hints": 0, "problems": 3, "conflicts": 0])
         let diagnostics = try #require(object["diagnostics"] as? [[String: Any]])
         let types = diagnostics.first { $0["code"] as? String == "wrong-type" }
         #expect(types?["line"] as? Int == 3)
@@ -71,10 +71,24 @@ import Testing
         #expect(types?["severity"] as? String == "error")
         #expect((types?["uri"] as? String)?.hasSuffix("/Fixtures/formats/bad/types.code-snippets") == true)
         let files = try #require(object["files"] as? [[String: Any]])
-        #expect(files.map { $0["snippets"] as? Int } == [0, 2, 1])
+        #expect(files.map { $0["snippets"] as? Int } == [2, 2, 1])
         #expect(files.map { $0["format"] as? String } == ["vscode", "snipmate", "vscode"])
         // Same input, same bytes.
         #expect(await check(["--library", Self.fixtures + "/bad", "--json"]).out == result.out)
+    }
+
+    /// A library that keeps its yasnippet folder beside others (`yas/` rather than `snippets/`), as the folder
+    /// `yas-snippet-dirs` names.
+    @Test func aYasnippetFolderOutsideSnippetsIsRead() async throws {
+        let library = FileManager.default.temporaryDirectory.appendingPathComponent("check-yas-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: library) }
+        try FileManager.default.createDirectory(atPath: library + "/yas/text-mode", withIntermediateDirectories: true)
+        try "# name: Standup\n# key: standup\n# --\nYesterday: $1\nToday: $2\n"
+            .write(toFile: library + "/yas/text-mode/standup", atomically: true, encoding: .utf8)
+        let result = await check(["--library", library])
+        #expect(result.status == 0)
+        #expect(result.out.hasPrefix("\(library)/yas/text-mode/standup: 1 snippet\n"), "\(result.out)")
+        #expect(result.out.contains("\n1 snippet in 1 file, 0 problems\n"), "\(result.out)")
     }
 
     @Test func usageErrorsExitTwoAndHelpExplains() async {

@@ -33,6 +33,17 @@ struct DoctorCommandTests {
         #expect(healthy.out.hasSuffix("No problems found.\n"))
     }
 
+    /// The hint for an empty library names every format the server reads, yasnippet's and espanso's too.
+    @Test func anEmptyLibrarySaysWhatToAddInEveryFormat() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-empty-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let run = await runCommand(["doctor", "--library", root])
+        #expect(run.out.contains(
+            "The library holds no snippets: add VS Code .code-snippets and <language>.json files, SnipMate and UltiSnips "
+                + ".snippets files, espanso match/*.yml files or yasnippet <major-mode>/ folders to \(root)."), "\(run.out)")
+    }
+
     @Test func editorSettingsWinAndTildeMeansHOME() async throws {
         let root = try temporaryLibrary()
         defer { try? FileManager.default.removeItem(atPath: root) }

@@ -401,6 +401,25 @@ struct LinearReaderTests {
         ])
     }
 
+    /// A `.code-snippets` file of `count` entries, each missing its comma and followed by a stray word and a stray
+    /// closer of the wrong kind: every mistake is read past.
+    static func brokenJSONFile(_ count: Int) -> [String: String] {
+        let entries = (0..<count).map { #""e\#($0)": { "prefix": "p\#($0)", "body": ["x", "y" } oops ]"# }
+        return ["/lib/broken.code-snippets": "{\n" + entries.joined(separator: "\n") + "\n}\n"]
+    }
+
+    @Test func aJSONFileBrokenAtEveryEntryKeepsThemAllAndCostsTimeLinearInItsLength() async throws {
+        let small = Self.brokenJSONFile(1_000)
+        let large = Self.brokenJSONFile(8_000)
+        let library = LibraryLoader(fileSystem: InMemoryFileSystem(files: small)).load(paths: ["/lib"])
+        #expect(library.snippets.count == 1_000)
+        #expect(library.snippets.last?.body == "x\ny")
+        #expect(library.diagnostics.filter { $0.code == .jsonSyntax }.count == JSONC.maximumErrors + 1)
+        let (smallCost, largeCost) = await Self.loadCosts(small, large, at: "/lib")
+        let ratio = Double(largeCost) / Double(smallCost)
+        #expect(ratio < 24, "1,000: \(smallCost / 1_000_000) ms, 8,000: \(largeCost / 1_000_000) ms, ratio \(ratio) (linear: about 8)")
+    }
+
     @Test func aYasParentsFileCostsTimeLinearInItsNames() async throws {
         func files(_ count: Int) -> [String: String] {
             [

@@ -291,6 +291,41 @@ import Testing
         #expect(await run(["gaps"]).out.hasPrefix("No gaps logged"))
     }
 
+    @Test func learnTakesATriggerAndATaughtQuestionLeavesTheGaps() async throws {
+        _ = await run(["ask", "a café still owes me money", "--library", library])
+        _ = await run(["ask", "how do I bake sourdough bread", "--library", library])
+        let gaps = GapLog(environment: ["XDG_STATE_HOME": state])
+        #expect(Set(gaps.gaps().map(\.question)) == ["how do I bake sourdough bread", "a café still owes me money"])
+        // The snippet by its trigger, as it is typed; the question is taught, so it is a gap no more.
+        let taught = await run(["learn", "a café  still owes me money", "--snippet", "chase", "--library", library])
+        #expect(taught.status == 0, "\(taught.err)")
+        #expect(taught.out == "\"Unpaid account chase\" learned: café, owes, money (in \(learnedFile)).\n")
+        #expect(await run(["gaps"]).out == "   1  how do I bake sourdough bread\n")
+        let unknown = await run(["learn", "q", "--snippet", "nochase", "--library", library])
+        #expect(unknown.status == 1)
+        #expect(unknown.err == "snippets-lsp learn: no snippet has the identifier, title or trigger \"nochase\"\n")
+    }
+
+    @Test func gapsJSONIsIndentedAsEveryOtherCommandsJSON() async throws {
+        _ = await run(["ask", "how do I bake sourdough bread", "--library", library])
+        let out = await run(["gaps", "--json"]).out
+        #expect(out.hasPrefix("{\n  \"gaps\" : [\n    {\n      \"count\" : 1,\n"), "\(out)")
+        #expect(try JSONValue.parse(Array(out.utf8))["gaps"]?.arrayValue?.first?["question"] == "how do I bake sourdough bread")
+    }
+
+    @Test func anEditorLearningAQuestionTakesItOutOfTheGaps() async throws {
+        let client = TestClient(diskLibrary: [library]) { configuration in
+            configuration.environment = ["XDG_STATE_HOME": state]
+        }
+        try await client.initialize()
+        let question = "a café still owes me money"
+        #expect(try await ask(client, question).status == "noMatch")
+        #expect(GapLog(environment: ["XDG_STATE_HOME": state]).gaps().map(\.question) == [question])
+        let chase = try #require(await client.server.snapshot.library.snippets.first { $0.title == "Unpaid account chase" })
+        _ = try await learn(client, question, id: chase.id.rawValue)?.get()
+        #expect(GapLog(environment: ["XDG_STATE_HOME": state]).gaps().isEmpty)
+    }
+
     @Test func anEditorAskAnsweredNoMatchIsAGap() async throws {
         let client = TestClient(diskLibrary: [library]) { configuration in
             configuration.environment = ["XDG_STATE_HOME": state]

@@ -116,6 +116,33 @@ struct RecoveringSetUpTests {
         #expect(await client.notification("window/showMessage", timeout: .milliseconds(300)) == nil)
     }
 
+    /// One missing comma in a language file read from disk at start: every entry still completes (none has a
+    /// last good version to fall back on), and the error is published on the file at its line.
+    @Test func aMissingCommaAtStartKeepsEveryEntryAndPublishesTheErrorAtItsLine() async throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let text = """
+            {
+              "For loop": { "prefix": "forl", "body": "for ${1:x} in ${2:xs}:\\n\\t$0" }
+              "While loop": { "prefix": "whilel", "body": "while ${1:cond}:\\n\\t$0" }
+            }
+            """
+        try text.write(toFile: root + "/python.json", atomically: true, encoding: .utf8)
+        let client = TestClient(diskLibrary: [root])
+        try await client.initialize()
+        client.open("file:///w/a.py", language: "python", text: "whil")
+        #expect(try await client.complete("file:///w/a.py", line: 0, character: 4).items.map(\.label) == ["whilel"])
+
+        let uri = DocumentURI(filePath: root + "/python.json").stringValue
+        client.open(uri, language: "jsonc", text: text)
+        let published = try #require(await client.notification("textDocument/publishDiagnostics"))
+        #expect(published["uri"]?.stringValue == uri)
+        let diagnostics = try #require(published["diagnostics"]?.arrayValue)
+        #expect(diagnostics.map { $0["code"] } == ["json-syntax"])
+        #expect(diagnostics.first?["range"]?["start"] == ["line": 2, "character": 2])
+        #expect(diagnostics.first?["message"] == "malformed JSON: unexpected character '\"': expected ',' or '}'")
+    }
+
     @Test func theCheckCommandLineRepeatsEveryLayerQuotedForTheShell() {
         let paths = LibraryPaths(
             layers: [LibraryLayer(path: "/home/me/snippets"), LibraryLayer(path: "/srv/team's snippets", name: "team")],
@@ -146,6 +173,53 @@ struct RecoveringSetUpTests {
         return try await client.result(
             "workspace/executeCommand", ["command": "snippets.saveSelection", "arguments": [.object(argument)]]
         ).decode(SaveSelectionResult.self)
+    }
+
+    /// A snippet saved for a declined question holds nothing yet (its body is `$0`): a client that can show a
+    /// document is taken to that body to write it, the message says where it is, and the question leaves the gaps.
+    @Test func aQuestionSavedAsASnippetIsOpenedAtItsEmptyBodyAndLeavesTheGaps() async throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let library = root + "/library"
+        try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
+        try #"{ "Send invoice": { "prefix": "sendinv", "body": "Please find the invoice attached." } }"#
+            .write(toFile: library + "/office.code-snippets", atomically: true, encoding: .utf8)
+        let gaps = GapLog(environment: ["XDG_STATE_HOME": root + "/state"])
+        let client = TestClient(diskLibrary: [library]) { $0.environment = ["XDG_STATE_HOME": root + "/state"] }
+        try await client.initialize(capabilities: ["window": ["showDocument": ["support": true]]])
+        let uri = "file:///work/notes.md"
+        client.open(uri, language: "markdown", text: "")
+        let question = "how do I bake sourdough bread"
+        #expect(try await client.result("snippets/ask", ["question": .string(question)])["status"] == "noMatch")
+        #expect(gaps.gaps().map(\.question) == [question])
+
+        let saved = try await saveQuestion(client, question, uri: uri)
+        let message = try #require(await client.notification("window/showMessage")?["message"]?.stringValue)
+        let show = try #require(await client.notification("window/showDocument"))
+        #expect(show["uri"]?.stringValue == DocumentURI(filePath: saved.path).stringValue)
+        #expect(show["takeFocus"] == true)
+        let selection = try #require(try show["selection"]?.decode(LSPRange.self))
+        let lines = try String(contentsOfFile: saved.path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let line = Array(lines[selection.start.line].utf16)
+        #expect(selection.end.line == selection.start.line)
+        #expect(String(decoding: line[selection.start.character..<selection.end.character], as: UTF16.self) == "$0")
+        #expect(message.hasPrefix("Saved \"\(saved.title)\" (trigger \(saved.trigger)) to \(saved.path)."))
+        #expect(message.hasSuffix(" Its body is empty: it is open at line \(selection.start.line + 1), to write what the question asks for."))
+        #expect(gaps.gaps().isEmpty, "a question with a snippet saved for it is no longer a gap")
+
+        // A client that cannot show a document is told where to write it.
+        let plain = TestClient(diskLibrary: [library]) { $0.environment = ["XDG_STATE_HOME": root + "/state"] }
+        try await plain.initialize()
+        plain.open(uri, language: "markdown", text: "")
+        let other = try await saveQuestion(plain, "how do I water the ferns", uri: uri)
+        let told = try #require(await plain.notification("window/showMessage")?["message"]?.stringValue)
+        let place = " Its body is empty: write what the question asks for at \(other.path):"
+        let number = told.components(separatedBy: place).last.flatMap { Int($0.dropLast()) }
+        #expect(told.contains(place) && told.hasSuffix("."), "\(told)")
+        let written = try String(contentsOfFile: other.path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(number.map { written[$0 - 1].contains("\"$0\"") } == true, "line \(String(describing: number)) of \(written)")
+        #expect(number.map { $0 - 1 > selection.start.line } == true, "the second entry's body, not the first's")
+        #expect(await plain.notification("window/showDocument", timeout: .milliseconds(200)) == nil)
     }
 
     @Test func savingDeclinedQuestionsGivesTriggersThatDoNotPopUpOnHow() async throws {

@@ -21,6 +21,14 @@ public func fuzzJSONC(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
             fatalError("JSON that Foundation reads was refused: \(error.message) at \(error.offset)")
         }
     }
+    // The tolerant reading: every error inside the input, in source order, at most the limit and one more.
+    let reading = JSONC.read(bytes)
+    if let value = reading.value, value.range.lowerBound < 0 || value.range.upperBound > bytes.count {
+        fatalError("recovered value range outside the input")
+    }
+    if reading.errors.contains(where: { $0.offset < 0 || $0.offset > bytes.count }) { fatalError("error offset outside the input") }
+    if reading.errors.count > JSONC.maximumErrors + 1 { fatalError("more errors listed than the limit") }
+    if reading.value == nil && reading.errors.isEmpty { fatalError("no value and no error") }
     let text = String(decoding: bytes, as: UTF8.self)
     for scopes in [["go"], nil] as [[String]?] {
         let file = VSCodeSnippetReader.read(

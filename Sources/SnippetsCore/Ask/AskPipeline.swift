@@ -798,7 +798,7 @@ public enum LibraryState {
         let message =
             library.searchedPaths.isEmpty
             ? "No library path is configured. Point the server at a folder of snippet files."
-            : "Looked in: \(library.searchedPaths.joined(separator: ", ")). Add .code-snippets, .json or .snippets files there."
+            : "Looked in: \(library.searchedPaths.joined(separator: ", ")). Add \(FormatRegistry.whatToAdd) there."
         return AskResult(
             status: .emptyLibrary, answer: "Your snippet library is empty, so there is nothing to search.", searchTerms: [],
             reason: AskReason(code: .emptyLibrary, message: message))

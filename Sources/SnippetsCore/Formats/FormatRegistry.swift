@@ -82,6 +82,12 @@ public enum FormatRegistry {
         nameSuffixes.listed(conjunction: "or")
     }
 
+    /// What a person adds to an empty library for snippets, every format named: "VS Code `.code-snippets` and
+    /// `<language>.json` files, …, or yasnippet `<major-mode>/` folders", for the hints about an empty library.
+    public static var whatToAdd: String {
+        all.compactMap(\.whatToAdd).listed(conjunction: "or")
+    }
+
     /// What `check` says about the formats of `files`: one line for each format with a `checkNote` that read any.
     public static func checkNotes(for files: [SnippetFile]) -> [String] {
         let present = Set(files.map(\.format))
@@ -109,6 +115,9 @@ public struct SnippetFileFormat: Sendable {
     /// A line `check` prints when the library holds files of this format (what is never done with them, what is
     /// noted); nil for nothing to say.
     public let checkNote: String?
+    /// What to add to a library for snippets in this format ("SnipMate and UltiSnips `.snippets` files"), for the
+    /// empty library's hint; nil when another format's hint names its files already.
+    public let whatToAdd: String?
     /// How a file found at `path` while walking `root` is read by this format; nil when it is not one of its files.
     let recognize: @Sendable (_ path: String, _ root: String) -> SnippetFileContext?
     /// Given a file another format recognised by name and its text, the context to read it with as this format
@@ -125,7 +134,7 @@ public struct SnippetFileFormat: Sendable {
 
     init(
         format: SnippetFormat, name: String, nameSuffixes: [String]?, watchGlobs: [String], readsByPlace: Bool,
-        checkNote: String? = nil,
+        checkNote: String? = nil, whatToAdd: String?,
         recognize: @escaping @Sendable (_ path: String, _ root: String) -> SnippetFileContext?,
         claim: (@Sendable (_ context: SnippetFileContext, _ text: String) -> SnippetFileContext?)? = nil,
         read: @escaping @Sendable (_ source: SnippetFileSource) -> SnippetFileReading,
@@ -142,6 +151,7 @@ public struct SnippetFileFormat: Sendable {
         self.watchGlobs = watchGlobs
         self.readsByPlace = readsByPlace
         self.checkNote = checkNote
+        self.whatToAdd = whatToAdd
         self.recognize = recognize
         self.claim = claim
         self.read = read

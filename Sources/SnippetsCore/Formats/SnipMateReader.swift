@@ -9,6 +9,7 @@ extension SnippetFileFormat {
     public static let snipMate = SnippetFileFormat(
         format: .snipmate, name: "SnipMate", nameSuffixes: [".snippets", ".snippet"],
         watchGlobs: ["**/*.snippets", "**/*.snippet"], readsByPlace: true,
+        whatToAdd: "SnipMate and UltiSnips .snippets files",
         recognize: { path, root in
             let name = LibraryPath.name(path)
             guard name.hasSuffix(".snippets") || name.hasSuffix(".snippet") else { return nil }

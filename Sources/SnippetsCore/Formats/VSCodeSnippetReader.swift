@@ -9,6 +9,7 @@ extension SnippetFileFormat {
     public static let vscode = SnippetFileFormat(
         format: .vscode, name: "VS Code", nameSuffixes: [".json", ".code-snippets"],
         watchGlobs: ["**/*.json", "**/*.code-snippets"], readsByPlace: false,
+        whatToAdd: "VS Code .code-snippets and <language>.json files",
         recognize: { path, _ in
             let name = LibraryPath.name(path)
             if name == "package.json" { return nil }
@@ -30,7 +31,9 @@ extension SnippetFileFormat {
 /// Reads VS Code snippet files (`*.json`, `*.code-snippets`) as VS Code does:
 ///
 /// - the file is JSONC: one object whose members are snippets, or groups (an object whose members are snippets,
-///   one level deep only). A member is a snippet when its value is an object with a `body`.
+///   one level deep only). A member is a snippet when its value is an object with a `body`. A syntax error (a
+///   missing comma, a stray character) is an error at its line, and the entries around it are still read, as VS
+///   Code's tolerant reader reads them (`JSONC.read`).
 /// - `prefix` and `body` and `description` are a string or an array of strings (body lines join with `\n`);
 ///   a missing or null `prefix` means the snippet has no trigger.
 /// - `scope` ("a,b") is honoured only where the file itself has no language (`*.code-snippets`); a language file
@@ -67,14 +70,14 @@ enum VSCodeSnippetReader {
         let table = LineTable(text)
         var reader = Reader(
             bytes: bytes, uri: uri, context: context, checkBody: checkBody, sink: DiagnosticSink(uri: uri, table: table))
-        switch JSONC.parse(bytes) {
-        case .failure(let error):
-            reader.sink.add(
-                .error, .jsonSyntax, "malformed JSON: \(error.message); no snippets were read from this file",
-                at: error.offset)
-        case .success(let root):
-            reader.readRoot(root)
+        // Read as VS Code reads it: past syntax errors, each reported at its place, keeping every entry around them.
+        let reading = JSONC.read(bytes)
+        for error in reading.errors {
+            let consequence = reading.value == nil ? "; no snippets were read from this file" : ""
+            reader.sink.add(.error, .jsonSyntax, "malformed JSON: \(error.message)\(consequence)", at: error.offset)
         }
+        reader.syntaxErrorOffsets = reading.errors.map(\.offset)
+        if let root = reading.value { reader.readRoot(root) }
         reader.reportDuplicatePrefixes()
         var file = SnippetFile(
             uri: uri, path: path, format: .vscode, snippets: reader.snippets, diagnostics: reader.sink.diagnostics)
@@ -93,6 +96,8 @@ enum VSCodeSnippetReader {
         var snippets: [Snippet] = []
         /// The UTF-8 offset of each snippet's key, parallel to `snippets`, for duplicate-prefix warnings.
         var keyOffsets: [Int] = []
+        /// Where the file's syntax errors are (at most `JSONC.maximumErrors` and one).
+        var syntaxErrorOffsets: [Int] = []
 
         mutating func readRoot(_ root: JSONCValue) {
             guard let members = root.members else {
@@ -180,7 +185,11 @@ enum VSCodeSnippetReader {
                 return
             }
             guard let bodyValue = member.value.member("body")?.value else {
-                sink.add(.error, .missingBody, "snippet '\(title)' has no 'body', so it was not loaded", at: member.keyRange.lowerBound)
+                // A body lost to a syntax error after the key (`"body":` cut short) is that error's doing, said once.
+                let lostToSyntax = syntaxErrorOffsets.contains { member.keyRange.upperBound <= $0 && $0 <= member.value.range.upperBound }
+                if !lostToSyntax {
+                    sink.add(.error, .missingBody, "snippet '\(title)' has no 'body', so it was not loaded", at: member.keyRange.lowerBound)
+                }
                 return
             }
             guard let bodyLines = strings(bodyValue, field: "body", title: title, severity: .error) else { return }

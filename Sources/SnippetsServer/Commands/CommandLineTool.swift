@@ -35,12 +35,19 @@ public struct CommandContext: Sendable {
     public func printError(_ text: String) { output.standardError(TerminalText.escaped(text) + "\n") }
     /// Prints JSON as its encoder wrote it (controls inside strings are already `\u` escapes).
     public func printJSON(_ text: String) { output.standardOutput(text + "\n") }
+
+    /// Prints `value` as every command's `--json` is printed: indented, keys sorted, slashes as they are.
+    public func printJSON(encoding value: some Encodable) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        printJSON((try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}")
+    }
 }
 
 /// A subcommand of `snippets-lsp`.
 public protocol SnippetsCommand: Sendable {
     static var name: String { get }
-    /// One line for the top-level help.
+    /// One line for the top-level help: a sentence without its full stop, starting with a capital.
     static var summary: String { get }
     /// Every option it takes, declared once: parsing, `--help` and the errors come from here.
     static var options: CommandOptions { get }
@@ -76,8 +83,10 @@ public enum CommandLineTool {
             "",
             "Commands:",
         ]
+        // One column for the summaries, two spaces past the longest name.
+        let width = (commands.map { $0.name.count }.max() ?? 0) + 2
         for command in commands {
-            lines.append("  " + command.name.padding(toLength: 8, withPad: " ", startingAt: 0) + command.summary)
+            lines.append("  " + command.name.padding(toLength: width, withPad: " ", startingAt: 0) + command.summary)
         }
         lines += ["", "Run `snippets-lsp COMMAND --help` for a command's options; `snippets-lsp --version` prints the version."]
         return lines.joined(separator: "\n")

@@ -121,7 +121,7 @@ struct DoctorReport: Encodable {
             problems.append("\(fileErrors) error\(fileErrors == 1 ? "" : "s") in your snippet files: run `\(check)` to see each with its line.")
         }
         if loaded.snippets.isEmpty && pathReports.contains(where: { $0.kind == "directory" || $0.kind == "file" }) {
-            problems.append("The library holds no snippets: add .code-snippets, <language>.json or .snippets files to \(paths.paths.joined(separator: ", ")).")
+            problems.append("The library holds no snippets: add \(FormatRegistry.whatToAdd) to \(paths.paths.joined(separator: ", ")).")
         }
         let listed = all.prefix(listedProblemLimit).map { problem in
             "\(DocumentURI(problem.uri).displayPath):\(problem.position.line + 1):\(problem.position.utf8Column + 1): \(problem.severity.rawValue): \(problem.message)"

@@ -15,7 +15,8 @@ public enum GapsCommand: SnippetsCommand {
         Every question answered with noMatch (in an editor or with `snippets-lsp ask`) is counted in a local log,
         $XDG_STATE_HOME/snippets-lsp/gaps.json (by default ~/.local/state/snippets-lsp/gaps.json). It stays on
         this machine: it is never written inside your library and never sent anywhere. With learning off (the
-        setting `learning: false`, `--no-learning`) nothing is logged.
+        setting `learning: false`, `--no-learning`) nothing is logged. A question you teach (`snippets-lsp learn`,
+        inserting a snippet from its answer, or saving a snippet for it) leaves the log.
 
         Options:
         \(options.helpText())
@@ -41,10 +42,7 @@ public enum GapsCommand: SnippetsCommand {
         }
         let gaps = log.gaps()
         if arguments.has("--json") {
-            let json: JSONValue = .object(["gaps": .array(gaps.map {
-                .object(["question": .string($0.question), "count": .int($0.count), "lastAsked": .string($0.lastAsked)])
-            })])
-            context.printJSON(String(decoding: json.serialized(), as: UTF8.self))
+            context.printJSON(encoding: ["gaps": gaps])
             return 0
         }
         if gaps.isEmpty {

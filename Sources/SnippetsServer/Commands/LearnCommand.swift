@@ -7,15 +7,15 @@ public enum LearnCommand: SnippetsCommand {
     public static let summary = "Teach ask that a question's words mean a snippet (or --forget them)"
     public static let options = CommandOptions([
         CommandOption(
-            "--snippet", value: .text(placeholder: "ID_OR_TITLE"),
-            help: "The snippet: its identifier (as in `ask --json`), or its exact title."),
+            "--snippet", value: .text(placeholder: "SNIPPET"),
+            help: "The snippet: its identifier (as in `ask --json`), its title, or its trigger."),
         LibraryOptions.library,
         CommandOption("--forget", help: "Remove learned words (see above)."),
         CommandOption("--json", help: "Print what was done as JSON."),
     ])
     public static let help = """
-        Usage: snippets-lsp learn QUESTION --snippet ID_OR_TITLE [--library PATH]...
-               snippets-lsp learn --forget [QUESTION] [--snippet ID_OR_TITLE] [--library PATH]...
+        Usage: snippets-lsp learn QUESTION --snippet SNIPPET [--library PATH]...
+               snippets-lsp learn --forget [QUESTION] [--snippet SNIPPET] [--library PATH]...
 
         Records the question's content words that the snippet does not already contain as that snippet's learned
         words, and the question itself, in the file \(LearnedWords.fileName) of the library folder that holds the
@@ -68,7 +68,7 @@ public enum LearnCommand: SnippetsCommand {
                 let removed = outcome.removed
                 if arguments.has("--json") {
                     let left: [JSONValue] = outcome.leftReadOnly.map { .object(["file": .string($0.path), "words": .int($0.words)]) }
-                    context.printJSON(String(decoding: JSONValue.object(["forgotten": .int(removed), "leftReadOnly": .array(left)]).serialized(), as: UTF8.self))
+                    context.printJSON(encoding: JSONValue.object(["forgotten": .int(removed), "leftReadOnly": .array(left)]))
                 } else {
                     context.print(removed == 0 ? "Nothing to forget." : "Forgot \(removed) learned word\(removed == 1 ? "" : "s").")
                     for file in outcome.leftReadOnly {
@@ -81,12 +81,16 @@ public enum LearnCommand: SnippetsCommand {
             let learned = LearnedWordsStore.load(paths: paths, library: library)
             let outcome = try LearnedWordsStore.learn(
                 question: question, snippet: snippet, library: library, learned: learned, paths: paths, mayWrite: mayWrite)
+            // Taught: the question is no longer a gap.
+            if let problem = GapLog(environment: context.environment).forget(question) {
+                context.printError("snippets-lsp learn: \(problem)")
+            }
             if arguments.has("--json") {
                 let json: JSONValue = .object([
                     "snippet": .string(snippet.id.rawValue), "title": .string(snippet.title),
                     "learned": .array(outcome.words.map(JSONValue.string)), "file": outcome.path.map(JSONValue.string) ?? .null,
                 ])
-                context.printJSON(String(decoding: json.serialized(), as: UTF8.self))
+                context.printJSON(encoding: json)
             } else if outcome.words.isEmpty, let path = outcome.path {
                 // Its words are all the snippet's own; the question itself is kept, so asking it again names it.
                 context.print("\"\(snippet.title)\" learned this question (in \(path)).")

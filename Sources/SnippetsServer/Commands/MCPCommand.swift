@@ -5,7 +5,7 @@ import SnippetsModelClient
 /// `snippets-lsp mcp`: the snippet library as a Model Context Protocol server on stdin/stdout, for coding agents.
 public enum MCPCommand: SnippetsCommand {
     public static let name = "mcp"
-    public static let summary = "serve your snippets to coding agents (MCP on stdin/stdout)"
+    public static let summary = "Serve your snippets to coding agents (MCP on stdin/stdout)"
     /// `mcp`'s own options; the model's follow them.
     static let ownOptions = LibraryOptions.layered + CommandOptions([
         CommandOption("--no-learning", help: "Ignore learned words and keep no gap log."),

@@ -5,7 +5,7 @@ import SnippetsModelClient
 /// `snippets-lsp serve [--library PATH]...`: the language server on stdin/stdout (also the default command).
 public enum ServeCommand: SnippetsCommand {
     public static let name = "serve"
-    public static let summary = "speak LSP on stdin/stdout (the default)"
+    public static let summary = "Speak LSP on stdin/stdout (the default)"
     /// `serve`'s own options; the model's follow them.
     static let ownOptions = LibraryOptions.layered + CommandOptions([
         CommandOption(

@@ -54,6 +54,10 @@ enum LearnAction {
         } catch {
             throw refusal(error.description)
         }
+        // Taught: the question is no longer a gap.
+        if let problem = GapLog(environment: context.configuration.environment).forget(question) {
+            await context.log("snippets.learn: \(problem)")
+        }
         if outcome.path != nil { _ = await context.reloadAndWait() }
         return LearnResult(id: snippet.id.rawValue, title: snippet.title, learned: outcome.words, path: outcome.path)
     }

@@ -140,14 +140,27 @@ enum SaveSelection {
     /// `preview`, writes nothing and says nothing: the result holds the names and file a save would use now, for an
     /// editor that asks the user with the derived names as defaults.
     static func execute(_ arguments: SaveSelectionArguments, context: RequestContext, writer: SnippetFileWriter = SnippetFileWriter()) async throws -> SaveSelectionResult {
-        if arguments.preview == true { return try await save(arguments, context: context, writer: writer) }
+        if arguments.preview == true { return try await save(arguments, context: context, writer: writer).result }
         do {
-            let result = try await save(arguments, context: context, writer: writer)
+            let (result, emptyBody) = try await save(arguments, context: context, writer: writer)
             var message = "Saved \"\(result.title)\" (trigger \(result.trigger)) to \(result.path)."
             if !result.isInLibrary {
                 message += " That file is not in your library paths (snippets.libraries), so it is not offered."
             }
+            // A snippet saved for a declined question holds nothing yet: the client opens it at its body (`$0`) when
+            // it can show a document, and the message says where it is either way.
+            let opens = emptyBody != nil && context.client.supportsShowDocument
+            if let emptyBody {
+                let line = emptyBody.range.start.line + 1
+                message += opens
+                    ? " Its body is empty: it is open at line \(line), to write what the question asks for."
+                    : " Its body is empty: write what the question asks for at \(result.path):\(line)."
+            }
             await context.showMessage(message, type: .info)
+            if opens, let emptyBody {
+                await context.sendRequest(
+                    ShowDocumentParams.method, ShowDocumentParams(uri: emptyBody.uri, takeFocus: true, selection: emptyBody.range))
+            }
             return result
         } catch let error as ResponseError {
             await context.showMessage(error.message, type: .error)
@@ -155,7 +168,10 @@ enum SaveSelection {
         }
     }
 
-    private static func save(_ arguments: SaveSelectionArguments, context: RequestContext, writer: SnippetFileWriter) async throws -> SaveSelectionResult {
+    /// Saves (or previews) the snippet; with it, for a snippet saved for a question, where its empty body is.
+    private static func save(_ arguments: SaveSelectionArguments, context: RequestContext, writer: SnippetFileWriter) async throws -> (
+        result: SaveSelectionResult, emptyBody: LSPLocation?
+    ) {
         guard let document = context.documents[arguments.textDocument.uri] else {
             throw refusal("\(arguments.textDocument.uri) is not open")
         }
@@ -175,15 +191,39 @@ enum SaveSelection {
             let chosen = request.named(
                 in: try? BoundedFileRead.contents(of: path, maximumSize: LibraryLoader.defaultMaximumFileSize), snapshot: context.library)
             let uri = DocumentURI(filePath: path).stringValue
-            return SaveSelectionResult(
+            let result = SaveSelectionResult(
                 path: path, id: SnippetID(fileURI: uri, key: chosen.title).rawValue, title: chosen.title, trigger: chosen.trigger,
                 isInLibrary: true)
+            return (result, nil)
         }
         let chosen = try request.write(to: path, layers: context.writeLayers, snapshot: context.library, writer: writer)
         let reloaded = await context.reloadAndWait()
         let served = Self.served(chosen.title, at: path, in: reloaded.library)
         let id = served?.id ?? SnippetID(fileURI: DocumentURI(filePath: path).stringValue, key: chosen.title)
-        return SaveSelectionResult(path: path, id: id.rawValue, title: chosen.title, trigger: chosen.trigger, isInLibrary: served != nil)
+        var emptyBody: LSPLocation?
+        if !hasText, let description {
+            emptyBody = bodyLocation(ofEntry: chosen.title, in: path, encoding: context.positionEncoding)
+            // Taught: the question is no longer a gap.
+            if let problem = GapLog(environment: context.configuration.environment).forget(description) {
+                await context.log("\(command): \(problem)")
+            }
+        }
+        return (SaveSelectionResult(path: path, id: id.rawValue, title: chosen.title, trigger: chosen.trigger, isInLibrary: served != nil), emptyBody)
+    }
+
+    /// Where the body of the entry `title` is in the `.code-snippets` file at `path`: its first line's text, inside
+    /// the quotes, in the client's `encoding`; nil when the file no longer reads so.
+    static func bodyLocation(ofEntry title: String, in path: String, encoding: PositionEncoding) -> LSPLocation? {
+        guard let bytes = try? BoundedFileRead.contents(of: path, maximumSize: LibraryLoader.defaultMaximumFileSize),
+            case .success(let root) = JSONC.parse(bytes), var body = root.member(title)?.value.member("body")?.value
+        else { return nil }
+        if case .array(let lines) = body.kind, let first = lines.first { body = first }
+        guard case .string = body.kind else { return nil }
+        let table = LineTable(String(decoding: bytes, as: UTF8.self))
+        let range = LSPRange(
+            start: table.lspPosition(ofUTF8Offset: body.range.lowerBound + 1, in: encoding),
+            end: table.lspPosition(ofUTF8Offset: body.range.upperBound - 1, in: encoding))
+        return LSPLocation(uri: DocumentURI(filePath: path).stringValue, range: range)
     }
 }
 

@@ -56,6 +56,8 @@ public struct ClientCapabilities: Sendable, Hashable {
     public func supportsInsertTextMode(_ mode: InsertTextMode) -> Bool {
         completionItem?["insertTextModeSupport"]?["valueSet"]?.arrayValue?.contains(.int(mode.rawValue)) ?? false
     }
+    /// `window.showDocument.support`: the client opens a document the server asks it to show.
+    public var supportsShowDocument: Bool { raw["window"]?["showDocument"]?["support"]?.boolValue ?? false }
     /// `window.workDoneProgress`: the client shows progress the server starts itself.
     public var supportsWorkDoneProgress: Bool { raw["window"]?["workDoneProgress"]?.boolValue ?? false }
     /// `workspace.didChangeWatchedFiles.dynamicRegistration`.

@@ -63,8 +63,36 @@ public struct GapLog: Sendable {
     /// cannot be written must not fail an ask.
     @discardableResult
     public func record(_ question: String, at date: Date = Date()) -> String? {
-        let text = question.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let text = Self.normalized(question)
         guard !text.isEmpty else { return nil }
+        return update { gaps in
+            let key = text.lowercased()
+            let stamp = ISO8601DateFormatter().string(from: date)
+            if let position = gaps.firstIndex(where: { $0.question.lowercased() == key }) {
+                gaps[position].count += 1
+                gaps[position].lastAsked = stamp
+            } else {
+                gaps.append(Gap(question: text, count: 1, lastAsked: stamp))
+            }
+        }
+    }
+
+    /// Removes `question` (as `record` counts it: case and runs of white space aside) once it has been taught: its
+    /// words learned for a snippet, or a snippet saved for it. Failures are returned as a message, as `record`'s.
+    @discardableResult
+    public func forget(_ question: String) -> String? {
+        let key = Self.normalized(question).lowercased()
+        guard !key.isEmpty, gaps().contains(where: { $0.question.lowercased() == key }) else { return nil }
+        return update { gaps in gaps.removeAll { $0.question.lowercased() == key } }
+    }
+
+    /// The question as the log keeps it: white space runs made one space, none at the ends.
+    private static func normalized(_ question: String) -> String {
+        question.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// Reads, changes and writes the log under both locks.
+    private func update(_ change: (inout [Gap]) -> Void) -> String? {
         Self.lock.lock()
         defer { Self.lock.unlock() }
         let locked: Int32
@@ -74,14 +102,7 @@ public struct GapLog: Sendable {
         }
         defer { close(locked) }  // releases the lock
         var gaps = self.gaps()
-        let key = text.lowercased()
-        let stamp = ISO8601DateFormatter().string(from: date)
-        if let position = gaps.firstIndex(where: { $0.question.lowercased() == key }) {
-            gaps[position].count += 1
-            gaps[position].lastAsked = stamp
-        } else {
-            gaps.append(Gap(question: text, count: 1, lastAsked: stamp))
-        }
+        change(&gaps)
         return save(Array(Self.sorted(gaps).prefix(Self.maximumEntries)))
     }
 

@@ -3,10 +3,12 @@ import SnippetsCore
 
 /// Why learning (or forgetting) was refused, in words for the user.
 public enum LearnError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// No snippet has this identifier or title.
+    /// No snippet has this identifier, title or trigger.
     case unknownSnippet(String)
     /// Several snippets have this title.
     case ambiguousTitle(String, locations: [String])
+    /// No snippet has this title, and several have it as their trigger.
+    case ambiguousTrigger(String, locations: [String])
     /// The snippet's file is in no library folder (a project snippet), so there is no learned-words file for it.
     case outsideLibrary(title: String)
     /// The library folder may not be written (a read-only layer).
@@ -21,9 +23,11 @@ public enum LearnError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .unknownSnippet(let name): "no snippet has the identifier or title \"\(name)\""
+        case .unknownSnippet(let name): "no snippet has the identifier, title or trigger \"\(name)\""
         case .ambiguousTitle(let title, let locations):
             "several snippets are titled \"\(title)\" (\(locations.joined(separator: ", "))); give its identifier instead"
+        case .ambiguousTrigger(let trigger, let locations):
+            "several snippets have the trigger \"\(trigger)\" (\(locations.joined(separator: ", "))); give its title or identifier instead"
         case .outsideLibrary(let title): "\"\(title)\" is not in a library folder, so there is nowhere to keep what it learned"
         case .readOnly(let folder): "the library folder \(folder) is read-only; nothing was learned"
         case .linkedAway(let path, let target):
@@ -87,13 +91,20 @@ public enum LearnedWordsStore {
         LearnedWords.load(folders: folders(for: paths), fileSystem: fileSystem, library: library)
     }
 
-    /// The snippet named `name`: an identifier, else an exact title (then case-insensitively), which must be unique.
+    /// The snippet named `name`: an identifier, else an exact title (then case-insensitively), else a trigger; the
+    /// title or trigger must be unique.
     public static func snippet(named name: String, in library: SnippetLibrary) throws(LearnError) -> Snippet {
         if let snippet = library.snippet(withID: SnippetID(rawValue: name)) { return snippet }
         var matching = library.snippets.filter { $0.title == name }
         if matching.isEmpty { matching = library.snippets.filter { $0.title.lowercased() == name.lowercased() } }
-        guard let first = matching.first else { throw .unknownSnippet(name) }
-        guard matching.count == 1 else { throw .ambiguousTitle(name, locations: matching.map(\.location.pathAndLine)) }
+        if let first = matching.first {
+            guard matching.count == 1 else { throw .ambiguousTitle(name, locations: matching.map(\.location.pathAndLine)) }
+            return first
+        }
+        // The trigger is what a user knows a snippet by when typing it.
+        let triggered = library.snippets.filter { $0.triggers.contains(name) }
+        guard let first = triggered.first else { throw .unknownSnippet(name) }
+        guard triggered.count == 1 else { throw .ambiguousTrigger(name, locations: triggered.map(\.location.pathAndLine)) }
         return first
     }
 

@@ -1,7 +1,7 @@
 -- Headless Neovim (0.12) with the editors/neovim plugin: inserting a snippet from the answer window sends
 -- `snippets.learn` with the question, so the same question is answered next time; a declined ask offers
--- "save a snippet for this question", which asks for a trigger (the server's derived one as the default) and saves
--- an empty snippet described by the question.
+-- "save a snippet for this question", which asks for a trigger (the server's derived one as the default), saves
+-- an empty snippet described by the question and opens it at its empty body.
 --
 -- Environment: as ask.lua. Writes one JSON object to SNIPPETS_TEST_RESULT: {ok, stage, error?, ...observations}.
 
@@ -30,11 +30,12 @@ local snippets = require('snippets_lsp')
 snippets.setup({ cmd = { bin, 'serve' }, root_markers = { '.snippets-root' }, settings = { libraries = { library } } })
 
 local client ---@type vim.lsp.Client
+local note ---@type integer the buffer questions are asked from
 local question = 'remind the café that owes me for the invoice'
 local slip = 'a footer for my outgoing invoices'
 
 local function ask_sync(text)
-  local responses = vim.lsp.buf_request_sync(0, 'snippets/ask', { question = text }, step_timeout_ms)
+  local responses = vim.lsp.buf_request_sync(note, 'snippets/ask', { question = text }, step_timeout_ms)
   local response = responses and responses[client.id]
   return response and response.result
 end
@@ -50,10 +51,11 @@ run({
   { 'open buffer', function()
     vim.cmd.edit(vim.fs.joinpath(workdir, 'note.md'))
     vim.api.nvim_buf_set_lines(0, 0, -1, false, { '' })
+    note = vim.api.nvim_get_current_buf()
     return true
   end },
   { 'library loaded', function()
-    client = snippets.client(0)
+    client = snippets.client(note)
     if not (client and client.initialized) then return false end
     local answer = ask_sync('chase an unpaid invoice')
     return answer and answer.status == 'answered'
@@ -147,6 +149,15 @@ run({
       result.saved = snippets.last_saved
       return true
     end
+  end },
+  { 'opened at its body', function()
+    -- The saved snippet's body is empty: the server had Neovim open it there (window/showDocument).
+    local name = vim.api.nvim_buf_get_name(0)
+    if vim.fs.basename(name) ~= 'saved.code-snippets' then return false end
+    local cursor = vim.api.nvim_win_get_cursor(0)
+    local line = vim.api.nvim_get_current_line()
+    result.opened = { file = vim.fs.basename(name), at = line:sub(cursor[2] + 1, cursor[2] + 2) }
+    return true
   end },
   { 'found next time', function()
     local answer = ask_sync('how do I bake sourdough bread')

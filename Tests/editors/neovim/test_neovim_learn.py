@@ -61,4 +61,6 @@ def test_inserting_from_an_answer_teaches_the_server(tmp_path: pathlib.Path):
     # The trigger was asked for, offering one made of the question's distinctive words (never "how-do").
     assert result["prompts"] == [{"prompt": "Trigger for this question: ", "default": "bake-sourdough"}], context
     assert saved["how do I bake sourdough bread"]["prefix"] == "bake-sourdough", context
+    # Its body is empty: Neovim was taken to it, the cursor on the `$0` to write over.
+    assert result["opened"] == {"file": "saved.code-snippets", "at": "$0"}, context
     assert snippet_file.read_bytes() == original, context

@@ -66,7 +66,8 @@ def test_the_readme_setup_completes_as_you_type_and_expands_the_snippet(tmp_path
     # :checkhealth shows the server's version and the doctor's findings.
     health = "\n".join(result["health"])
     assert result["server_version"] in health, health
-    assert f"{library}: 7 snippets in 1 files" in health or f"{library}: 7 snippets in 2 files" in health, health
+    # The broken file's one entry is read as VS Code reads it (its closing braces are missing), so it counts too.
+    assert f"{library}: 8 snippets in 2 files" in health, health
     assert "error in your snippet files" in health, health
     assert not any("not on PATH" in n for n in result["notifications"]), result["notifications"]
 

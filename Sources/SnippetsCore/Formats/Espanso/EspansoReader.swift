@@ -9,6 +9,7 @@ extension SnippetFileFormat {
         format: .espanso, name: "espanso", nameSuffixes: [".yml", ".yaml"], watchGlobs: ["**/*.yml", "**/*.yaml"],
         readsByPlace: true,
         checkNote: "shell and script variables are never run (each becomes a placeholder, noted); matches apply to every language",
+        whatToAdd: "espanso match/*.yml files",
         recognize: { path, root in EspansoReader.context(forFileAt: path, root: root) },
         read: { EspansoReader.read($0) },
         // A replacement's text is literal but for `{{…}}` references and the `$|$` cursor, whose text is another

@@ -12,6 +12,7 @@ extension SnippetFileFormat {
         checkNote:
             "Python, Vim script and shell code in snippets (`!p`, `!v`, backticks, global !p, context, pre_expand, "
             + "post_jump) is never run; each place is a note saying what stands in for it",
+        whatToAdd: nil,  // SnipMate's hint names .snippets files for both
         recognize: { path, root in
             guard LibraryPath.name(path).hasSuffix(".snippets"), UltiSnipsReader.isUnderUltiSnipsFolder(path, root: root)
             else { return nil }

@@ -3,8 +3,11 @@
 /// name (`for`, `inc.1`, `class.yasnippet`), except hidden files, `#autosave#` and `backup~` files (`yas--subdirs`)
 /// and files another format claims by extension (`.json`, `.code-snippets`, `.snippets`, `.snippet`).
 ///
-/// A mode folder is the first folder below the nearest folder named `snippets` (or below the library path) whose name
-/// ends in `-mode` or is one of `YasnippetModes.sharedModes`; a library path that is itself a mode folder counts too.
+/// A mode folder is a folder whose name ends in `-mode` or is one of `YasnippetModes.sharedModes`, wherever it is in
+/// the library path (the library path itself included): yasnippet reads the mode folders of each `yas-snippet-dirs`
+/// entry, and a library holds such an entry anywhere (`snippets/python-mode/`, `yas/text-mode/`). Below a mode
+/// folder, every folder is a group of that mode (`python-mode/django-mode/` holds python-mode snippets), so a file's
+/// mode is the outermost mode folder it lies in.
 /// `.yas-parents` in a mode folder names its parents; `.yas-ignore-filenames-as-triggers` makes the files of its
 /// folder take no trigger from their names; a folder holding `.yas-skip` is not read (as yasnippet skips it).
 /// `.yas-setup.el` and `.yas-compiled-snippets.el` are Emacs Lisp and never read.
@@ -46,24 +49,17 @@ public enum YasnippetPlace {
         return rule
     }
 
-    /// The mode of the folder `directory` found walking `root`, when it is a mode folder or inside one.
+    /// The mode of the folder `directory` found walking `root`, when it is a mode folder or inside one: the outermost
+    /// mode folder from `root` (included) down to `directory`.
     public static func mode(ofDirectory directory: String, root: String) -> String? {
         let normalizedRoot = LibraryPath.normalize(root)
-        var names: [String] = []
         var current = LibraryPath.normalize(directory)
-        while LibraryPath.name(current) != "snippets" {
-            if current == normalizedRoot {
-                // The library path itself is a mode folder only when the file is right in it or below it.
-                if names.isEmpty || YasnippetModes.isModeFolder(LibraryPath.name(current)) {
-                    names.append(LibraryPath.name(current))
-                }
-                break
-            }
-            names.append(LibraryPath.name(current))
-            if current == "/" || current == "." { return nil }
+        var outermost: String?
+        while true {
+            let name = LibraryPath.name(current)
+            if YasnippetModes.isModeFolder(name) { outermost = name }
+            if current == normalizedRoot || current == "/" || current == "." { return outermost }
             current = LibraryPath.parent(current)
         }
-        guard let top = names.last, YasnippetModes.isModeFolder(top) else { return nil }
-        return top
     }
 }

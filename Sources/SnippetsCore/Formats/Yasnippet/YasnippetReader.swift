@@ -9,6 +9,7 @@ extension SnippetFileFormat {
         format: .yasnippet, name: "yasnippet", nameSuffixes: nil, watchGlobs: ["**/*"], readsByPlace: true,
         checkNote: "Emacs Lisp (backquotes, $(…) in fields, # condition:, # expand-env:, # type: command) is never "
             + "run; well-known forms become LSP variables and choices, the rest is left out, each one noted",
+        whatToAdd: "yasnippet <major-mode>/ folders",
         recognize: YasnippetPlace.context(forFileAt:root:),
         read: { source in
             let mode = source.context.mode ?? YasnippetPlace.mode(ofDirectory: LibraryPath.parent(source.path), root: "/") ?? ""

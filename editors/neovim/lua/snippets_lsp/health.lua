@@ -46,6 +46,10 @@ function M.check()
     local provider = client.server_capabilities.completionProvider or {}
     vim.health.info('trigger characters: ' .. table.concat(provider.triggerCharacters or {}, ' '))
   end
+  -- What the plugin showed by itself (its window closes after a while): said again here.
+  for _, message in ipairs(plugin.messages) do
+    vim.health.info('message: ' .. message)
+  end
 
   vim.health.start('snippets-lsp: doctor')
   local run = vim.system(doctor_command(plugin), { text = true }):wait(15000)

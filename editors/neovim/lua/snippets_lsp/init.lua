@@ -22,6 +22,10 @@ M.defaults = {
   -- Completion as you type with the built-in vim.lsp.completion (autotrigger on the server's trigger characters);
   -- false when a completion plugin (nvim-cmp, blink.cmp) asks the server instead.
   autocomplete = true,
+  -- How long (ms) a message the plugin shows by itself (a broken library file, a missing library path, a setup
+  -- problem) stays in its window at the top right. The window never takes a key: typing goes on. A notification
+  -- plugin that replaces vim.notify (nvim-notify, snacks, fidget, ...) gets these messages instead.
+  message_ms = 10000,
 }
 
 M.config = vim.deepcopy(M.defaults)
@@ -51,6 +55,91 @@ function M.start_problem()
     .. 'pass its full path: setup({ cmd = { "/path/to/snippets-lsp", "serve" } })'):format(program)
 end
 
+--- The messages the plugin showed by itself, oldest first (`:checkhealth snippets_lsp` lists them again).
+M.messages = {}
+
+-- The message window: { buf, win, lines, timer }, or nil.
+local message_box = nil
+
+--- Whether vim.notify is Neovim's own: it echoes, and a message longer than the command line then stops at "Press
+--- ENTER", where the next keys typed are swallowed (a space, g, k, u, b) or taken as commands.
+local function notify_echoes()
+  local info = debug.getinfo(vim.notify, 'S')
+  return info ~= nil and (info.source or ''):find('vim/_editor.lua', 1, true) ~= nil
+end
+
+--- Closes the message window.
+function M.close_messages()
+  local box = message_box
+  message_box = nil
+  if box and box.timer and not box.timer:is_closing() then
+    box.timer:stop()
+    box.timer:close()
+  end
+  if box and vim.api.nvim_win_is_valid(box.win) then
+    vim.api.nvim_win_close(box.win, true)
+  end
+end
+
+--- Adds `message` to the message window (opened at the top right, never focused) and closes it `message_ms` after
+--- the last message.
+local function show_in_window(message, level)
+  local box = message_box
+  if not (box and vim.api.nvim_win_is_valid(box.win)) then
+    local buf = vim.api.nvim_create_buf(false, true)
+    vim.bo[buf].bufhidden = 'wipe'
+    box = { buf = buf, lines = {} }
+  else
+    table.insert(box.lines, '')
+  end
+  vim.list_extend(box.lines, vim.split(message, '\n', { plain = true }))
+  vim.api.nvim_buf_set_lines(box.buf, 0, -1, false, box.lines)
+  local config = {
+    relative = 'editor', anchor = 'NE', row = 0, col = vim.o.columns, zindex = 250,
+    width = math.max(1, math.min(72, vim.o.columns - 2)), height = 1,
+    style = 'minimal', border = 'rounded', focusable = false, title = ' snippets ', title_pos = 'left',
+  }
+  if box.win and vim.api.nvim_win_is_valid(box.win) then
+    vim.api.nvim_win_set_config(box.win, config)
+  else
+    config.noautocmd = true
+    box.win = vim.api.nvim_open_win(box.buf, false, config)
+    vim.wo[box.win].wrap = true
+    vim.wo[box.win].linebreak = true
+  end
+  local group = ({ [vim.log.levels.ERROR] = 'ErrorMsg', [vim.log.levels.WARN] = 'WarningMsg' })[level] or 'FloatBorder'
+  vim.wo[box.win].winhighlight = 'FloatBorder:' .. group .. ',FloatTitle:' .. group
+  local height = vim.api.nvim_win_text_height(box.win, {}).all
+  vim.api.nvim_win_set_height(box.win, math.max(1, math.min(height, vim.o.lines - 4)))
+  if box.timer and not box.timer:is_closing() then
+    box.timer:stop()
+    box.timer:close()
+  end
+  message_box = box
+  box.timer = vim.defer_fn(function()
+    if message_box == box then M.close_messages() end
+  end, M.config.message_ms)
+end
+
+--- Shows a message the plugin gives by itself, without waiting for a key: the server's messages arrive at start,
+--- while the user may already be typing. A vim.notify that a notification plugin replaced gets it; Neovim's own
+--- would stop at "Press ENTER" for a message longer than the command line, so the plugin's window shows it instead.
+function M.show_message(message, level)
+  table.insert(M.messages, message)
+  if not notify_echoes() then
+    return vim.notify(message, level)
+  end
+  vim.schedule(function() show_in_window(message, level) end)
+end
+
+--- `window/showMessage`: the server's messages (a broken library file, a missing library path), shown without
+--- waiting for a key (`show_message`).
+function M.on_show_message(_, params)
+  local levels = { vim.log.levels.ERROR, vim.log.levels.WARN, vim.log.levels.INFO, vim.log.levels.DEBUG }
+  M.show_message(params.message, levels[params.type] or vim.log.levels.INFO)
+  return vim.NIL
+end
+
 --- Library files get a filetype, so they open with highlighting and attach (their problems show as diagnostics).
 vim.filetype.add({ extension = { ['code-snippets'] = 'jsonc', snippets = 'snippets' } })
 
@@ -60,7 +149,7 @@ function M.setup(opts)
   M.config = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), opts or {})
   local problem = M.start_problem()
   if problem then
-    vim.notify('snippets: ' .. problem, vim.log.levels.ERROR)
+    M.show_message('snippets: ' .. problem, vim.log.levels.ERROR)
   end
   vim.lsp.config(M.name, {
     cmd = M.config.cmd,
@@ -72,7 +161,7 @@ function M.setup(opts)
     -- with a new character would never pop up by itself: the plugin takes completion registrations instead (the
     -- server registers once the library is read, and again when a reload changes its triggers).
     capabilities = { textDocument = { completion = { dynamicRegistration = true } } },
-    handlers = { ['client/registerCapability'] = M.on_register_capability },
+    handlers = { ['client/registerCapability'] = M.on_register_capability, ['window/showMessage'] = M.on_show_message },
   })
   vim.lsp.enable(M.name)
   if M.config.filetypes == nil and not problem then
