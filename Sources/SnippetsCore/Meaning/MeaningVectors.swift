@@ -48,18 +48,47 @@ public final class MeaningVectors: @unchecked Sendable {
     /// The dot product of `query` (unit length, `dimension` floats) with each of `rows`, in order.
     public func similarities(of query: [Float], rows: [Int]) -> [Float] {
         precondition(query.count == dimension)
+        let dimension = dimension
         return lock.withLock {
             codes.withUnsafeBufferPointer { codes in
                 query.withUnsafeBufferPointer { query in
-                    rows.map { row in
-                        let base = row * dimension
-                        var sum: Float = 0
-                        for index in 0..<dimension { sum += Float(codes[base + index]) * query[index] }
-                        return sum * scales[row]
-                    }
+                    rows.map { row in Self.dot(codes.baseAddress! + row * dimension, query.baseAddress!, dimension) * scales[row] }
                 }
             }
         }
+    }
+
+    /// The dot product of `query` with every vector in the store, indexed by row: one pass over the codes as they lie
+    /// in memory, each row once however many snippets share its text (copies of a library share every row).
+    public func allSimilarities(of query: [Float]) -> [Float] {
+        precondition(query.count == dimension)
+        let dimension = dimension
+        return lock.withLock {
+            codes.withUnsafeBufferPointer { codes in
+                query.withUnsafeBufferPointer { query in
+                    (0..<scales.count).map { row in Self.dot(codes.baseAddress! + row * dimension, query.baseAddress!, dimension) * scales[row] }
+                }
+            }
+        }
+    }
+
+    /// `codes · query` over `count` elements, sixteen lanes at a time.
+    @inline(__always)
+    private static func dot(_ codes: UnsafePointer<Int8>, _ query: UnsafePointer<Float>, _ count: Int) -> Float {
+        var lanes = SIMD16<Float>()
+        var index = 0
+        while index + 16 <= count {
+            let code = UnsafeRawPointer(codes + index).loadUnaligned(as: SIMD16<Int8>.self)
+            let value = UnsafeRawPointer(query + index).loadUnaligned(as: SIMD16<Float>.self)
+            lanes += SIMD16<Float>(code) * value
+            index += 16
+        }
+        var sum = lanes.sum()
+        while index < count {
+            sum += Float(codes[index]) * query[index]
+            index += 1
+        }
+        return sum
     }
 
     /// The vector at `row`, unquantised.

@@ -77,15 +77,26 @@ public final class SnapshotMeaning: @unchecked Sendable {
     /// Whether `snippet` has a vector.
     public func hasVector(_ snippet: SnippetID) -> Bool { lock.withLock { rowBySnippet[snippet] != nil } }
 
-    /// The snippets with a vector among those `include` accepts, nearest to `query` first, with their similarity.
+    /// The snippets with a vector among those `include` accepts, nearest to `query` first, with their similarity (ties
+    /// by identifier). One pass over the store's vectors, then a selection that asks `include` only about a snippet
+    /// nearer than the `limit` found so far: an ask over a hundred thousand snippets neither sorts nor filters them all.
     public func nearest(to query: [Float], limit: Int, where include: (SnippetID) -> Bool) -> [(id: SnippetID, similarity: Float)] {
-        let (vectors, entries) = lock.withLock { (self.vectors, rowBySnippet.filter { include($0.key) }) }
-        guard let vectors, !entries.isEmpty, query.count == vectors.dimension else { return [] }
-        let ids = Array(entries.keys)
-        let similarities = vectors.similarities(of: query, rows: ids.map { entries[$0]! })
-        return zip(ids, similarities)
-            .sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
-            .prefix(limit).map { (id: $0.0, similarity: $0.1) }
+        let (vectors, entries) = lock.withLock { (self.vectors, rowBySnippet) }
+        guard let vectors, !entries.isEmpty, limit > 0, query.count == vectors.dimension else { return [] }
+        let similarity = vectors.allSimilarities(of: query)
+        func precedes(_ a: (id: SnippetID, similarity: Float), _ b: (id: SnippetID, similarity: Float)) -> Bool {
+            a.similarity != b.similarity ? a.similarity > b.similarity : a.id < b.id
+        }
+        var best: [(id: SnippetID, similarity: Float)] = []
+        for (id, row) in entries where row < similarity.count {
+            let candidate = (id: id, similarity: similarity[row])
+            if best.count == limit, let last = best.last, !precedes(candidate, last) { continue }
+            guard include(id) else { continue }
+            let position = best.firstIndex { precedes(candidate, $0) } ?? best.count
+            best.insert(candidate, at: position)
+            if best.count > limit { best.removeLast() }
+        }
+        return best
     }
 
     /// The similarity of `query` to each of `snippets` that has a vector.
