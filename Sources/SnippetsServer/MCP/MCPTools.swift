@@ -231,7 +231,7 @@ struct MCPTools: Sendable {
             await qualifier.askStarted()
             do {
                 result = try await AskHandler.pipeline(over: snapshot, model: model, standing: standing).answer(request)
-                await qualifier.askEnded()
+                await qualifier.askEnded(in: standing, check: result.modelCheck)
             } catch {
                 await qualifier.askEnded()
                 throw error
