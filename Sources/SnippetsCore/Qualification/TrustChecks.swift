@@ -39,6 +39,7 @@ public struct TrustChecks: Hashable, Sendable, Codable {
     /// The latest checks, oldest first, at most `window`.
     public private(set) var latest: [ModelCheck]
 
+    /// A record holding the last `window` of `latest`.
     public init(latest: [ModelCheck] = []) {
         self.latest = Array(latest.suffix(Self.window))
     }

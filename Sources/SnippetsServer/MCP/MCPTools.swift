@@ -225,8 +225,11 @@ struct MCPTools: Sendable {
         let result: AskResult
         if let configuration = options.model {
             // As `snippets/ask` does: the role forced or measured on this library (advisory until then), never waited for.
+            // What the measurement and the checks find (a demotion included) is logged to stderr.
+            let log = options.log
             let standing = await qualifier.standing(
-                of: configuration, setting: options.modelRole, snapshot: snapshot, environment: options.environment, measuring: true)
+                of: configuration, setting: options.modelRole, snapshot: snapshot, environment: options.environment, measuring: true,
+                log: { line in log(line) })
             let model = ModelOptions.model(for: configuration, environment: options.environment, log: options.log)
             await qualifier.askStarted()
             do {

@@ -8,6 +8,7 @@ public struct ProbePacing: Sendable {
     /// anew, uniformly, for each probe.
     public var gap: ClosedRange<Duration>
 
+    /// Probes after an idle gap drawn from `gap`.
     public init(gap: ClosedRange<Duration>) { self.gap = gap }
 
     /// The server's: one to eight seconds, the pause of a person between two questions, so a measurement's probes
@@ -121,6 +122,7 @@ public actor ModelQualifier {
     /// When the model last finished a call of ours (an ask's or a probe's), or a measurement began.
     private var lastActivity = ContinuousClock.now
 
+    /// A qualifier keeping measurements in `cache` and spacing probes by `pacing`.
     public init(cache: QualificationCache, pacing: ProbePacing) {
         self.cache = cache
         self.pacing = pacing

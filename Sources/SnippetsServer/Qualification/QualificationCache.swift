@@ -63,6 +63,7 @@ public struct QualificationCache: Sendable {
         }
     }
 
+    /// One kept measurement, as written.
     struct File: Codable {
         var version: Int
         var endpoint: String
@@ -74,6 +75,7 @@ public struct QualificationCache: Sendable {
         var counts: QualificationCounts
     }
 
+    /// One kept demotion, as written.
     struct DemotionFile: Codable {
         var version: Int
         var endpoint: String
