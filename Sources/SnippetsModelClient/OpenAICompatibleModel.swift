@@ -233,6 +233,51 @@ public struct OpenAICompatibleModel: AskModel {
         }
     }
 
+    /// What the server says of the model it serves under `configuration`, as a short hash (see
+    /// `modelIdentity(inModels:modelName:)`), from `/v1/models` within 5 seconds at most; nil when it does not say. Sends
+    /// no chat request and costs no tokens.
+    public func identity() async -> String? {
+        if keyCarryingProxy != nil { return nil }
+        let url = configuration.apiBase.appendingPathComponent("models")
+        let request = urlRequest(url, method: "GET", body: nil)
+        guard let reply = try? await ModelHTTP.withDeadline(seconds: min(configuration.timeoutSeconds, 5), { try await ModelHTTP.send(request) }),
+            reply.status == 200
+        else { return nil }
+        return Self.modelIdentity(inModels: reply.body, modelName: configuration.modelName)
+    }
+
+    /// The fields of a `/v1/models` entry that say which model it is. llama-server writes `id` (its alias or file
+    /// name), `owned_by` and `meta` (vocabulary, embedding size, parameters, bytes, training context, and in newer
+    /// builds the file type); vLLM `root` and `parent`; Ollama and LM Studio `id` and `owned_by`. Left out: `created`
+    /// (llama-server and vLLM write the time of the request), `meta.n_ctx` (a setting of the server, not the model),
+    /// and anything else a server may write per request (vLLM's `permission` ids).
+    static let identityFields = ["id", "owned_by", "root", "parent"]
+    /// The members of llama-server's `meta` that describe the model file.
+    static let identityMetaFields = ["vocab_type", "n_vocab", "n_ctx_train", "n_embd", "n_params", "size", "ftype"]
+
+    /// A hash of what a `/v1/models` body says of the model named `modelName` (its entry by `id` or one of its
+    /// `aliases`; without a name, or with none that matches, every entry): another model served under the same URL
+    /// and name gives another identity. Nil when the body lists no model.
+    static func modelIdentity(inModels body: Data, modelName: String?) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+            let entries = (object["data"] as? [[String: Any]]), !entries.isEmpty
+        else { return nil }
+        let named = entries.filter { entry in
+            guard let modelName else { return false }
+            return entry["id"] as? String == modelName || (entry["aliases"] as? [String])?.contains(modelName) == true
+        }
+        // In order of `id`, so the order a server lists them in does not matter.
+        let chosen = (named.isEmpty ? entries : named).sorted { ($0["id"] as? String ?? "") < ($1["id"] as? String ?? "") }
+        let described = chosen.map { entry -> [String: Any] in
+            var kept = entry.filter { Self.identityFields.contains($0.key) }
+            if let meta = entry["meta"] as? [String: Any] { kept["meta"] = meta.filter { Self.identityMetaFields.contains($0.key) } }
+            return kept
+        }
+        guard let text = try? JSONSerialization.data(withJSONObject: described, options: [.sortedKeys]) else { return nil }
+        let lines = String(decoding: text, as: UTF8.self)
+        return FNV1a.hex(FNV1a.hash(lines.utf8))
+    }
+
     /// llama-server's context size from a `/props` body: `default_generation_settings.n_ctx` (per slot), else `n_ctx`.
     static func contextTokens(inProperties body: Data) -> Int? {
         guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }

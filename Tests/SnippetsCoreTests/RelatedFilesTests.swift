@@ -9,7 +9,7 @@ private final class CountingFileSystem: LibraryFileSystem, @unchecked Sendable {
     private let lock = NSLock()
     private var counts: [String: Int] = [:]
 
-    init(files: [String: String]) { base = InMemoryFileSystem(files: files) }
+    init(files: [String: String], links: [String: String] = [:]) { base = InMemoryFileSystem(files: files, links: links) }
 
     func reads(of path: String) -> Int {
         lock.lock()
@@ -58,6 +58,37 @@ private final class CountingFileSystem: LibraryFileSystem, @unchecked Sendable {
         // A second load reads them again (a change between loads is seen), once.
         _ = LibraryLoader(fileSystem: fileSystem).load(paths: ["/esp"])
         #expect(fileSystem.reads(of: "/esp/match/packages/big/_manifest.yml") == 2)
+    }
+
+    /// A match file that other files import is a snippet file of its own too: it was read and parsed once as itself
+    /// and once more as an import. Now once in all, under any name a link gives it.
+    @Test func aMatchFileOthersImportIsReadOncePerLoad() {
+        var files = [
+            "/esp/match/base.yml": "global_vars:\n  - name: who\n    type: echo\n    params:\n      echo: Ada\nmatches:\n  - trigger: \":base\"\n    replace: \"base {{who}}\"\n",
+        ]
+        for number in 0..<50 {
+            // Half name it directly, half through a link to its folder.
+            let named = number % 2 == 0 ? "base.yml" : "same/base.yml"
+            files["/esp/match/f\(number).yml"] =
+                "imports:\n  - \(named)\nmatches:\n  - trigger: \":f\(number)\"\n    replace: \"hi {{who}}\"\n"
+        }
+        let fileSystem = CountingFileSystem(files: files, links: ["/esp/match/same": "."])
+        let library = LibraryLoader(fileSystem: fileSystem).load(paths: ["/esp"])
+        #expect(library.snippets.count == 51)
+        #expect(library.snippets.allSatisfy { $0.body == "hi Ada" || $0.body == "base Ada" })
+        #expect(fileSystem.reads(of: "/esp/match/base.yml") + fileSystem.reads(of: "/esp/match/same/base.yml") == 1)
+    }
+
+    @Test func aFileReadAsItselfAndAsAnImportIsReadAndParsedOnceInEitherOrder() {
+        for importedFirst in [true, false] {
+            let related = RelatedFiles(read: { _ in .text("name: x\n", canonicalPath: "/m") }, resolve: { _ in "/m" })
+            if importedFirst { _ = related.yaml("/link-to-m") }
+            let bytes = (try? related.ownBytes("/m") { Array("name: x\n".utf8) }) ?? []
+            _ = related.ownYAML("/m", text: String(decoding: bytes, as: UTF8.self), bytes: bytes)
+            if !importedFirst { _ = related.yaml("/link-to-m") }
+            #expect(related.counts.reads == 1, "imported first: \(importedFirst)")
+            #expect(related.counts.parses == 1, "imported first: \(importedFirst)")
+        }
     }
 
     @Test func eachPathIsParsedOnceWhateverTheReadersAsk() {

@@ -129,7 +129,7 @@ enum SavedFileLink: String, CaseIterable, CustomStringConvertible, Sendable {
         await library.start()
         var options = MCPServerOptions(environment: [:], log: { _ in })
         options.allowsSave = true
-        let tools = MCPTools(library: library, options: options, qualifier: ModelQualifier(cache: QualificationCache(environment: [:])))
+        let tools = MCPTools(library: library, options: options, qualifier: ModelQualifier(cache: QualificationCache(environment: [:]), pacing: .immediate))
         let result = try await tools.call(
             "save_snippet", arguments: ["title": "Retry", "trigger": "rtry", "body": "retry(() => fetch(url), 3)"])
         let text = result.content.map(\.text).joined()

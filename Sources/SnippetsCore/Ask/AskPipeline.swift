@@ -331,6 +331,14 @@ public struct AskPipeline: Sendable {
         }
 
         await progress(.askingModel)
+        // Where the question's own words name one candidate beyond doubt, a trusted model's reply is checked against
+        // it (`TrustChecks`): the server knows that answer itself.
+        let known = isTrusted ? Self.knownAnswer(words: words, picked: deterministic, candidates: candidates) : nil
+        func checked(_ result: AskResult, _ check: ModelCheck?) -> AskResult {
+            var result = result
+            result.modelCheck = isTrusted ? check : nil
+            return result
+        }
         let request = PickRequest(
             question: question,
             candidates: evidence.map {
@@ -358,12 +366,14 @@ public struct AskPipeline: Sendable {
             // A trusted model's "none fits" vetoes the deterministic pick: it earned that by declining what must be
             // declined on this library's probes.
             if deterministic != nil && isTrusted {
-                return AskResult(
-                    status: .noMatch, answer: "None of the snippets that share words with the question answers it.",
-                    searchTerms: terms, candidates: candidateEntries,
-                    reason: AskReason(
-                        code: .modelVetoed,
-                        message: "The model, trusted after measurement on your library, read \(candidates.count) matching snippet\(candidates.count == 1 ? "" : "s") and found none that answers the question, though they share its words."))
+                return checked(
+                    AskResult(
+                        status: .noMatch, answer: "None of the snippets that share words with the question answers it.",
+                        searchTerms: terms, candidates: candidateEntries,
+                        reason: AskReason(
+                            code: .modelVetoed,
+                            message: "The model, trusted after measurement on your library, read \(candidates.count) matching snippet\(candidates.count == 1 ? "" : "s") and found none that answers the question, though they share its words.")),
+                    known == nil ? nil : .declined)
             }
             // Where the question's own words clearly name snippets, an advisory model that finds none is overruled.
             if deterministic != nil {
@@ -397,7 +407,7 @@ public struct AskPipeline: Sendable {
                 if isTrusted, let quote = reply.quote, result.citations.contains(where: { $0.snippetID.rawValue == quote.candidateID }) {
                     result.modelQuote = quote
                 }
-                return result
+                return checked(result, known.map { draft.citations.map(\.citedID).contains($0) ? .agreed : .citedOther })
             }
             // The deterministic picker is confident: the model may confirm its picks, not drop them or add to them.
             let modelCited = Set(draft.citations.map(\.citedID))
@@ -415,12 +425,29 @@ public struct AskPipeline: Sendable {
                 reason: nil, quotes: quotes)
         }
         let rules = AuditRule.allCases.filter { rule in failures.contains { $0.rule == rule } }
-        return deterministicResult(
-            status: .fallback,
-            reason: AskReason(
-                code: .auditFailed,
-                message: "The model's answer failed the checks (\(rules.map(\.rawValue).joined(separator: ", "))), so this answer was put together from the matching snippets directly.",
-                failedRules: rules))
+        return checked(
+            deterministicResult(
+                status: .fallback,
+                reason: AskReason(
+                    code: .auditFailed,
+                    message: "The model's answer failed the checks (\(rules.map(\.rawValue).joined(separator: ", "))), so this answer was put together from the matching snippets directly.",
+                    failedRules: rules)),
+            .failedAudit)
+    }
+
+    /// The one candidate the question's own words name beyond doubt, by its identifier: every content word of the
+    /// question (two at least) is in its title and not all of them in any other candidate's title, and the
+    /// deterministic picker chose it alone. A trusted model that declines it or cites another disagrees with what
+    /// the server knows; a model's veto of anything less plain is its own judgement and is not checked.
+    static func knownAnswer(words: [QuestionWord], picked: DraftAnswer?, candidates: [Snippet]) -> String? {
+        let content = words.filter { !$0.isCompound }
+        guard content.count >= 2, let picked, picked.citations.count == 1, let id = picked.citations.first?.citedID else { return nil }
+        let naming = candidates.filter { candidate in
+            let titleStems = Set(AskWords.tokens(in: candidate.title).map(AskWords.stem))
+            return content.allSatisfy { $0.isMatched(by: titleStems) }
+        }
+        guard naming.count == 1, naming[0].id.rawValue == id else { return nil }
+        return id
     }
 
     /// `words` with the library's spelling: a word no snippet holds is read as the library word it most likely

@@ -193,6 +193,9 @@ public struct AskResult: Hashable, Sendable {
     public var meaning: AskMeaning?
     /// Whether a cited snippet was found by meaning rather than by the question's words.
     public var foundByMeaning = false
+    /// For a trusted model: how its reply compared with an answer the server knows itself, where it knows one (see
+    /// `TrustChecks`); nil otherwise. Not on the wire: the server keeps it to decide whether the model stays trusted.
+    public var modelCheck: ModelCheck?
 
     public init(
         status: AskStatus, answer: String, searchTerms: [String], citations: [AskCitation] = [],

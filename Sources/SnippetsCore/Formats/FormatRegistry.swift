@@ -131,6 +131,9 @@ public struct SnippetFileFormat: Sendable {
     let directoryRule: (@Sendable (_ directory: String, _ names: [String], _ root: String) -> DirectoryRule?)?
     /// How it writes a body line in its files, so that a quote can be found there and read back.
     let bodyQuoting: BodyQuoting
+    /// Whether a file of another may name one of its files to be read with it (espanso's `imports`): the loader then
+    /// reads its files through the load's `RelatedFiles`, so such a file is read once, as itself and as named.
+    let isNamedByOtherFiles: Bool
 
     init(
         format: SnippetFormat, name: String, nameSuffixes: [String]?, watchGlobs: [String], readsByPlace: Bool,
@@ -140,9 +143,10 @@ public struct SnippetFileFormat: Sendable {
         read: @escaping @Sendable (_ source: SnippetFileSource) -> SnippetFileReading,
         hiddenFileNames: Set<String> = [],
         directoryRule: (@Sendable (_ directory: String, _ names: [String], _ root: String) -> DirectoryRule?)? = nil,
-        bodyQuoting: BodyQuoting = .asWritten
+        bodyQuoting: BodyQuoting = .asWritten, isNamedByOtherFiles: Bool = false
     ) {
         self.bodyQuoting = bodyQuoting
+        self.isNamedByOtherFiles = isNamedByOtherFiles
         self.hiddenFileNames = hiddenFileNames
         self.directoryRule = directoryRule
         self.format = format

@@ -126,9 +126,13 @@ public struct LibraryLoader: Sendable {
                 .fileTooLarge,
                 "the file is \(size) bytes, over the \(maximumFileSize)-byte limit for snippet files, so it was not read")
         }
+        let related = related ?? relatedFiles()
         let bytes: [UInt8]
         do {
-            bytes = try fileSystem.contents(of: path, maximumSize: maximumFileSize)
+            // A file other files may name is read once for the load, whether as itself or as one they name.
+            bytes = FormatRegistry.format(context.format).isNamedByOtherFiles
+                ? try related.ownBytes(path) { try fileSystem.contents(of: path, maximumSize: maximumFileSize) }
+                : try fileSystem.contents(of: path, maximumSize: maximumFileSize)
         } catch let error as FileTooLarge {
             return failed(
                 .fileTooLarge,
@@ -152,7 +156,7 @@ public struct LibraryLoader: Sendable {
         let reading = FormatRegistry.format(context.format).read(
             SnippetFileSource(
                 bytes: bytes, text: text, uri: uri, path: path, context: context, checkBody: checkBody,
-                related: related ?? RelatedFiles(read: relatedFileReader), canonicalPath: { [fileSystem] in fileSystem.canonicalPath(of: $0) }))
+                related: related, canonicalPath: { [fileSystem] in fileSystem.canonicalPath(of: $0) }))
         var file = reading.file
         file.diagnostics.sort { $0.position < $1.position }
         file.contentHash = FNV1a.hash(bytes)
@@ -161,6 +165,12 @@ public struct LibraryLoader: Sendable {
             for index in file.snippets.indices { file.snippets[index].layer = context.layer }
         }
         return (file, reading.overrides)
+    }
+
+    /// The files snippet files name, for one load (or one file's reload): read through the loader's file system,
+    /// keyed by their paths with links resolved.
+    func relatedFiles() -> RelatedFiles {
+        RelatedFiles(read: relatedFileReader, resolve: { [fileSystem] in fileSystem.canonicalPath(of: $0) ?? $0 })
     }
 
     /// Reads a file another names (espanso's `imports`) as snippet files are read: a regular file within the size
@@ -213,7 +223,7 @@ public struct LibraryLoader: Sendable {
 
         init(loader: LibraryLoader) {
             self.loader = loader
-            self.related = RelatedFiles(read: loader.relatedFileReader)
+            self.related = loader.relatedFiles()
         }
 
         var fileSystem: any LibraryFileSystem { loader.fileSystem }

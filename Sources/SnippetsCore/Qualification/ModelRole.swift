@@ -32,28 +32,39 @@ public struct ModelStanding: Hashable, Sendable {
         case measuring
         /// Not measured (it could not be, or not yet); the role is `advisory`.
         case unmeasured
+        /// Measured trusted, then it disagreed with too many later checks (`TrustChecks`): `advisory` until it is
+        /// measured again.
+        case demoted
+        /// Measured trusted, with its regular check due and not yet answered (asks came faster than a probe could
+        /// be sent between them): `advisory` until it is.
+        case checking
     }
 
     public var role: ModelRole
     public var basis: Basis
     /// The measurement's figures, when there is one (also when the role is forced).
     public var qualification: QualificationCounts?
+    /// The checks that ended its trust (basis `demoted`).
+    public var checks: TrustChecks?
 
-    public init(role: ModelRole, basis: Basis, qualification: QualificationCounts? = nil) {
+    public init(role: ModelRole, basis: Basis, qualification: QualificationCounts? = nil, checks: TrustChecks? = nil) {
         self.role = role
         self.basis = basis
         self.qualification = qualification
+        self.checks = checks
     }
 
     /// Before any measurement: advisory, today's rule.
     public static let unmeasured = ModelStanding(role: .advisory, basis: .unmeasured)
 
     /// The standing for `setting` given what is known: a forced role wins; `auto` takes the measured role, and is
-    /// `advisory` while measuring or unmeasured.
+    /// `advisory` while measuring or unmeasured, or once `demotedBy` checks ended its trust.
     public static func resolving(
-        _ setting: ModelRoleSetting, qualification: QualificationCounts?, isMeasuring: Bool = false
+        _ setting: ModelRoleSetting, qualification: QualificationCounts?, isMeasuring: Bool = false,
+        demotedBy checks: TrustChecks? = nil
     ) -> ModelStanding {
         if let forced = setting.forcedRole { return ModelStanding(role: forced, basis: .forced, qualification: qualification) }
+        if let checks { return ModelStanding(role: .advisory, basis: .demoted, qualification: qualification, checks: checks) }
         if let qualification, let role = qualification.role {
             return ModelStanding(role: role, basis: .measured, qualification: qualification)
         }

@@ -39,9 +39,13 @@ public struct QualificationCounts: Hashable, Sendable, Codable {
         self.seconds = seconds
     }
 
-    /// Counts one probe's outcome: the reply, or nil for a fault.
-    public mutating func record(_ probe: QualificationProbe, reply: PickReply?) {
-        calls += 1
+    /// Probes asked: those counted above and those that faulted.
+    public var asked: Int { answerable.probes + unanswerable.probes + injected.probes + faults }
+
+    /// Counts one probe's outcome: the reply, or nil for a fault, after `calls` model calls (an ask's two: search
+    /// words, then the pick).
+    public mutating func record(_ probe: QualificationProbe, reply: PickReply?, calls: Int = 1) {
+        self.calls += calls
         guard let reply else {
             faults += 1
             return
@@ -85,7 +89,7 @@ public enum Qualification {
 
     /// The role `counts` earn, or nil when more than `mostFaultShare` of the probes faulted (then nothing is known).
     public static func role(for counts: QualificationCounts) -> ModelRole? {
-        let asked = counts.answerable.probes + counts.unanswerable.probes + counts.injected.probes + counts.faults
+        let asked = counts.asked
         guard asked > 0, Double(counts.faults) <= mostFaultShare * Double(asked),
             counts.answerable.probes > 0, counts.unanswerable.probes > 0
         else { return nil }

@@ -21,11 +21,12 @@ public enum AskHandler: RequestHandler {
             environment: context.configuration.environment, measuring: context.configuration.measuresModels)
         await qualifier.askStarted()
         do {
-            let response = try await answer(
+            let (response, check) = try await answering(
                 params, context: context, model: ModelOptions.model(
                     for: configuration, environment: context.configuration.environment, log: context.configuration.logError),
                 standing: standing)
-            await qualifier.askEnded()
+            // A trusted model's answer the server could verify counts toward keeping its trust.
+            await qualifier.askEnded(in: standing, check: check)
             return response
         } catch {
             await qualifier.askEnded()
@@ -38,6 +39,13 @@ public enum AskHandler: RequestHandler {
     public static func answer(
         _ params: AskParams, context: RequestContext, model: (any AskModel)?, standing: ModelStanding = .unmeasured
     ) async throws -> AskResponse {
+        try await answering(params, context: context, model: model, standing: standing).response
+    }
+
+    /// `answer`, with how a trusted model's reply compared with an answer the server knows (`AskResult.modelCheck`).
+    static func answering(
+        _ params: AskParams, context: RequestContext, model: (any AskModel)?, standing: ModelStanding
+    ) async throws -> (response: AskResponse, check: ModelCheck?) {
         let language = params.textDocument.flatMap { context.documents[$0.uri]?.languageID }
         let request = try params.request(language: language)
         let snapshot = context.library
@@ -68,7 +76,7 @@ public enum AskHandler: RequestHandler {
         {
             await context.log(problem)
         }
-        return AskResponse(result, encoding: context.positionEncoding, library: snapshot.library)
+        return (AskResponse(result, encoding: context.positionEncoding, library: snapshot.library), result.modelCheck)
     }
 
     /// The ask pipeline over `snapshot` with `model` in the role `standing` gives it, quotes read from the disk: the

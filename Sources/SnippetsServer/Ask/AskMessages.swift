@@ -105,7 +105,16 @@ public struct AskResponse: Codable, Hashable, Sendable {
             public var agreed: Int
         }
 
-        /// `measured`, `measuring`, `unmeasured` or `forced`.
+        /// The latest checks of a model whose trust they ended (basis `demoted`): how many there were, and how
+        /// many the model declined, answered with another snippet, or answered in a way the audit rejected.
+        public struct Checks: Codable, Hashable, Sendable {
+            public var checked: Int
+            public var declined: Int
+            public var citedOther: Int
+            public var failedAudit: Int
+        }
+
+        /// `measured`, `measuring`, `unmeasured`, `forced`, `demoted` or `checking`.
         public var basis: String
         public var answerable: Tally?
         public var unanswerable: Tally?
@@ -113,10 +122,15 @@ public struct AskResponse: Codable, Hashable, Sendable {
         public var faults: Int?
         public var calls: Int?
         public var seconds: Double?
+        /// With basis `demoted`: the checks that ended the model's trust.
+        public var checks: Checks?
 
         /// The wire form of `standing`.
         public init(_ standing: ModelStanding) {
             basis = standing.basis.rawValue
+            checks = standing.checks.map {
+                Checks(checked: $0.latest.count, declined: $0.count(of: .declined), citedOther: $0.count(of: .citedOther), failedAudit: $0.count(of: .failedAudit))
+            }
             guard let counts = standing.qualification else { return }
             answerable = Tally(probes: counts.answerable.probes, agreed: counts.answerable.agreed)
             unanswerable = Tally(probes: counts.unanswerable.probes, agreed: counts.unanswerable.agreed)

@@ -81,11 +81,13 @@ public enum AskCommand: SnippetsCommand {
             var standing = ModelStanding.unmeasured
             let index = TokenIndex(library: library)
             if let modelConfiguration {
-                let known = roleSetting == .auto
-                    ? await ModelQualifier.counts(
-                        of: modelConfiguration, library: library, index: index, environment: context.environment, measuring: false).counts
-                    : nil
-                standing = .resolving(roleSetting, qualification: known)
+                if roleSetting == .auto {
+                    let known = await ModelQualifier.counts(
+                        of: modelConfiguration, library: library, index: index, environment: context.environment, measuring: false)
+                    standing = .resolving(roleSetting, qualification: known.counts, demotedBy: known.demotion)
+                } else {
+                    standing = .resolving(roleSetting, qualification: nil)
+                }
             }
             let facts = AskLibraryFacts(library: library)
             MeaningSetup.prepare(facts, library: library, environment: context.environment, budget: MeaningSetup.commandLineBudget)

@@ -136,13 +136,15 @@ struct DoctorReport: Encodable {
             let probe = await OpenAICompatibleModel(configuration: configuration, environment: environment).probe()
             // Measured (or recalled from the cache) only under `auto` and when the server answers.
             var counts: QualificationCounts?
+            var demotion: TrustChecks?
             if probe.isReachable && settings.modelRole == .auto {
                 let measured = await ModelQualifier.counts(
                     of: configuration, library: loaded, index: TokenIndex(library: loaded), environment: environment, measuring: true)
                 counts = measured.counts
+                demotion = measured.demotion
                 if let problem = measured.cacheProblem { problems.append(problem.prefix(1).uppercased() + problem.dropFirst() + ".") }
             }
-            let standing = ModelStanding.resolving(settings.modelRole, qualification: counts)
+            let standing = ModelStanding.resolving(settings.modelRole, qualification: counts, demotedBy: demotion)
             model = Model(
                 source: source, url: configuration.baseURL.absoluteString, name: configuration.modelName,
                 reachable: probe.isReachable, contextTokens: probe.contextTokens, detail: probe.detail,
@@ -255,6 +257,13 @@ struct DoctorReport: Encodable {
         case "forced": return (["forced by --model-role or model.role"] + parts).joined(separator: "; ")
         case "measured": return "measured on your library: " + parts.joined(separator: "; ")
         case "measuring": return "being measured on your library in the background; advisory until it is"
+        case "demoted":
+            let checks = qualification.checks.map {
+                TrustChecks.summary(declined: $0.declined, citedOther: $0.citedOther, failedAudit: $0.failedAudit, of: $0.checked)
+            }
+            return "demoted: " + (checks ?? "it disagreed with too many checks with a known answer")
+                + "; advisory until it is measured again (a demotion is kept at most \(Int(QualificationCache.maximumAge / 86_400)) days)"
+        case "checking": return "trusted on your library, with its regular check due; advisory until it answers it"
         default:
             return "not measured on this library revision: `snippets-lsp doctor` with the same options measures it (a model "
                 + "that gives too few usable replies, or a library too small to probe, stays unmeasured); advisory until then"

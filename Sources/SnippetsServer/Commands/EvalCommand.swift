@@ -87,12 +87,14 @@ public enum EvalCommand: SnippetsCommand {
             // With `auto` the model is measured on the battery's library first (or recalled from the cache).
             var standing = ModelStanding.unmeasured
             if let modelConfiguration {
-                let counts = roleSetting == .auto
-                    ? await ModelQualifier.counts(
+                if roleSetting == .auto {
+                    let known = await ModelQualifier.counts(
                         of: modelConfiguration, library: library, index: TokenIndex(library: library),
-                        environment: context.environment, measuring: true).counts
-                    : nil
-                standing = .resolving(roleSetting, qualification: counts)
+                        environment: context.environment, measuring: true)
+                    standing = .resolving(roleSetting, qualification: known.counts, demotedBy: known.demotion)
+                } else {
+                    standing = .resolving(roleSetting, qualification: nil)
+                }
                 context.printError("snippets-lsp eval: model role \(standing.role.rawValue) (\(DoctorReport.describe(AskResponse.Qualification(standing))))")
             }
             evaluation = try await AskEvaluation.run(

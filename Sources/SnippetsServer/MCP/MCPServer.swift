@@ -47,7 +47,7 @@ public actor MCPServer {
         log = options.log
         tools = MCPTools(
             library: library, options: options,
-            qualifier: ModelQualifier(cache: QualificationCache(environment: options.environment)))
+            qualifier: ModelQualifier(cache: QualificationCache(environment: options.environment), pacing: .standard))
     }
 
     /// Serves until input ends; returns the exit status (0).

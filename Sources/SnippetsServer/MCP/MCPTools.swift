@@ -225,13 +225,16 @@ struct MCPTools: Sendable {
         let result: AskResult
         if let configuration = options.model {
             // As `snippets/ask` does: the role forced or measured on this library (advisory until then), never waited for.
+            // What the measurement and the checks find (a demotion included) is logged to stderr.
+            let log = options.log
             let standing = await qualifier.standing(
-                of: configuration, setting: options.modelRole, snapshot: snapshot, environment: options.environment, measuring: true)
+                of: configuration, setting: options.modelRole, snapshot: snapshot, environment: options.environment, measuring: true,
+                log: { line in log(line) })
             let model = ModelOptions.model(for: configuration, environment: options.environment, log: options.log)
             await qualifier.askStarted()
             do {
                 result = try await AskHandler.pipeline(over: snapshot, model: model, standing: standing).answer(request)
-                await qualifier.askEnded()
+                await qualifier.askEnded(in: standing, check: result.modelCheck)
             } catch {
                 await qualifier.askEnded()
                 throw error

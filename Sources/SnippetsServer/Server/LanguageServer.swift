@@ -65,7 +65,7 @@ public actor LanguageServer {
             selection: LibrarySelection(settings: settings, configuration: configuration, workspaceFolders: []))
         self.diagnostics = DiagnosticsPublisher(connection: connection)
         self.registrations = ClientRegistrations(connection: connection)
-        self.qualifier = ModelQualifier(cache: QualificationCache(environment: configuration.environment))
+        self.qualifier = ModelQualifier(cache: QualificationCache(environment: configuration.environment), pacing: configuration.probePacing)
     }
 
     /// The library in service.

@@ -60,6 +60,8 @@ public struct ServerConfiguration: Sendable {
     /// Whether a configured model is measured on the library in the background (`serve` does; in-process tests
     /// that script a model's every reply opt in).
     public var measuresModels = false
+    /// How measurement probes are spaced (`ModelQualifier`): a person's pace; tests that script a model shorten it.
+    public var probePacing = ProbePacing.standard
     /// `serve --no-learning`: learning stays off whatever the `learning` setting says.
     public var learningDisabled = false
     /// Loads the learned words of a loaded library from the learned-words files of its paths. Called off the

@@ -28,6 +28,8 @@ final class FakeModelServer: @unchecked Sendable {
         /// Header names lowercased.
         var headers: [String: String]
         var body: String
+        /// When it was read whole.
+        var received = ContinuousClock.now
 
         /// The body as a JSON object.
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]) ?? [:] }

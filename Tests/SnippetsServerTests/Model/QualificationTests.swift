@@ -157,12 +157,13 @@ enum WeakModel: String, CaseIterable, Sendable {
         let capable = CapableModel(library: exampleLibrary)
         let server = try capable.server()
         let probes = QualificationProbes.make(library: exampleLibrary, index: TokenIndex(library: exampleLibrary))
-        let counts = try #require(await ModelQualifier(cache: QualificationCache(folder: testCacheDirectory))
+        let counts = try #require(await ModelQualifier(cache: QualificationCache(folder: testCacheDirectory), pacing: .immediate)
             .measure(probes, model: OpenAICompatibleModel(configuration: configuration(server))))
         print("scripted capable model on examples/library: \(counts.summary)")
         #expect(counts.role == .trusted)
         #expect(counts.answerable.agreed == counts.answerable.probes && counts.unanswerable.agreed == counts.unanswerable.probes)
-        #expect(counts.calls == probes.count && server.chatRequests.count == probes.count)
+        // Each probe is asked as an ask is: search words, then the pick.
+        #expect(counts.calls == 2 * probes.count && server.chatRequests.count == 2 * probes.count)
     }
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: personalCorpus), "../shared is absent"))
@@ -170,7 +171,7 @@ enum WeakModel: String, CaseIterable, Sendable {
         let library = LibraryPaths(paths: [personalCorpus], source: .flags).load()
         let server = try CapableModel(library: library).server()
         let probes = QualificationProbes.make(library: library, index: TokenIndex(library: library))
-        let counts = try #require(await ModelQualifier(cache: QualificationCache(folder: testCacheDirectory))
+        let counts = try #require(await ModelQualifier(cache: QualificationCache(folder: testCacheDirectory), pacing: .immediate)
             .measure(probes, model: OpenAICompatibleModel(configuration: configuration(server))))
         print("scripted capable model on the personal corpus: \(counts.summary)")
         #expect(counts.role == .trusted)
@@ -181,11 +182,11 @@ enum WeakModel: String, CaseIterable, Sendable {
         let capable = CapableModel(library: exampleLibrary)
         let server = try FakeModelServer { request in
             if request.path == "/props" { return props(4096) }
-            let prompt = (request.json["messages"] as? [[String: Any]])?.last?["content"] as? String ?? ""
-            return FakeModelServer.completion(weakness.reply(to: prompt, capable: capable))
+            if request.searchWordsQuestion != nil { return FakeModelServer.completion(#"{"words":[]}"#) }
+            return FakeModelServer.completion(weakness.reply(to: request.prompt, capable: capable))
         }
         let probes = QualificationProbes.make(library: exampleLibrary, index: TokenIndex(library: exampleLibrary))
-        let counts = try #require(await ModelQualifier(cache: QualificationCache(folder: testCacheDirectory))
+        let counts = try #require(await ModelQualifier(cache: QualificationCache(folder: testCacheDirectory), pacing: .immediate)
             .measure(probes, model: OpenAICompatibleModel(configuration: configuration(server))))
         print("\(weakness): \(counts.summary) -> \(counts.role.map(\.rawValue) ?? "unmeasured")")
         #expect(counts.role != .trusted)
@@ -197,7 +198,7 @@ enum WeakModel: String, CaseIterable, Sendable {
             request.path == "/props" ? props(4096) : .reply(status: 500, body: #"{"error":"down"}"#)
         }
         let probes = QualificationProbes.make(library: exampleLibrary, index: TokenIndex(library: exampleLibrary))
-        let counts = await ModelQualifier(cache: QualificationCache(folder: testCacheDirectory))
+        let counts = await ModelQualifier(cache: QualificationCache(folder: testCacheDirectory), pacing: .immediate)
             .measure(probes, model: OpenAICompatibleModel(configuration: configuration(server)))
         #expect(counts == nil)
         #expect(server.chatRequests.count == 4, "a model that faults on its first probes is not asked the rest")
@@ -334,7 +335,7 @@ enum WeakModel: String, CaseIterable, Sendable {
         let server = try capable.server()
         let model = OpenAICompatibleModel(configuration: configuration(server))
         let probes = QualificationProbes.make(library: exampleLibrary, index: TokenIndex(library: exampleLibrary))
-        let counts = try #require(await ModelQualifier(cache: QualificationCache(folder: testCacheDirectory)).measure(probes, model: model))
+        let counts = try #require(await ModelQualifier(cache: QualificationCache(folder: testCacheDirectory), pacing: .immediate).measure(probes, model: model))
         let standing = ModelStanding.resolving(.auto, qualification: counts)
         #expect(standing.role == .trusted && standing.basis == .measured)
         let result = try await AskPipeline(library: exampleLibrary, model: model, modelStanding: standing)
@@ -354,7 +355,10 @@ enum WeakModel: String, CaseIterable, Sendable {
     func measuringClient(_ server: FakeModelServer, cache: String) async throws -> TestClient {
         let client = TestClient(
             library: TestLibrary(exampleLibrary.files), environment: ["XDG_CACHE_HOME": cache],
-            configure: { $0.measuresModels = true })
+            configure: {
+                $0.measuresModels = true
+                $0.probePacing = testPacing
+            })
         try await client.initialize(options: ["model": ["url": .string(server.url), "name": "scripted", "timeoutSeconds": 5]])
         return client
     }
@@ -366,8 +370,8 @@ enum WeakModel: String, CaseIterable, Sendable {
 
     @Test func theServerMeasuresInTheBackgroundWithoutHoldingUpAskAndKeepsTheMeasurement() async throws {
         let cache = testCacheDirectory + "/server-\(UUID().uuidString)"
-        // Each model call takes 1.5 s: the measurement's 19 calls take about 30 s, far longer than the bound below
-        // (an ask's own two calls take 3 s), so a loaded machine cannot blur the two.
+        // Each model call takes 1.5 s: the measurement's 19 probes (two calls each) take about a minute, far longer
+        // than the bound below (an ask's own two calls take 3 s), so a loaded machine cannot blur the two.
         let server = try capable.server(delay: 1.5)
         let client = try await measuringClient(server, cache: cache)
 
@@ -381,12 +385,8 @@ enum WeakModel: String, CaseIterable, Sendable {
         #expect(first.status == "fallback" && first.reason?.code == "model-disagreed")
         #expect(first.citations.map(\.title) == ["Gentle payment reminder"])
 
-        #expect(await eventually(within: 120) { server.chatRequests.count >= 21 })
-        var measured = ModelStanding.unmeasured
-        for _ in 0..<300 where measured.basis != .measured {
-            measured = await standing(client, server)
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        #expect(await eventuallyAsync(within: 180) { await standing(client, server).basis == .measured })
+        let measured = await standing(client, server)
         #expect(measured.role == .trusted && measured.basis == .measured)
         // Now trusted: the same question is declined.
         let second = try await client.result("snippets/ask", ["question": .string(wronglyAnsweredQuestion)], timeout: .seconds(60))

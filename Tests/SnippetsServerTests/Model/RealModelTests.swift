@@ -65,7 +65,7 @@ struct RealModelTests {
         let library = library
         let probes = QualificationProbes.make(library: library, index: TokenIndex(library: library))
         #expect(probes.count >= 20)
-        let counts = await ModelQualifier(cache: QualificationCache(folder: testCacheDirectory)).measure(probes, model: model)
+        let counts = await ModelQualifier(cache: QualificationCache(folder: testCacheDirectory), pacing: .immediate).measure(probes, model: model)
         print("SmolLM2 qualification on the personal corpus: \(counts?.summary ?? "not measured (too many faults)") -> \(counts?.role?.rawValue ?? "advisory (unmeasured)")")
         #expect(counts?.role != .trusted, "SmolLM2 was trusted: \(counts?.summary ?? "")")
         let standing = ModelStanding.resolving(.auto, qualification: counts)

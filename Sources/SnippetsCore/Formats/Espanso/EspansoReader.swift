@@ -18,7 +18,9 @@ extension SnippetFileFormat {
             written: { $0 },
             bodyText: { written in
                 written.contains("{{") || written.contains("$|$") ? nil : EspansoReplacement.escaped(written)
-            }))
+            }),
+        // A match file may import another match file, which is then read once for both.
+        isNamedByOtherFiles: true)
 }
 
 /// Reads espanso 2.x match files: a configuration folder's `match/**/*.yml` and hub packages (`package.yml` and
@@ -84,13 +86,14 @@ enum EspansoReader {
     }
 
     static func read(_ source: SnippetFileSource) -> SnippetFileReading {
-        let table = LineTable(source.text)
+        // Parsed once for the load: a file that imports this one reads this parse.
+        let (parsed, table) = source.related.ownYAML(source.path, text: source.text, bytes: source.bytes)
         var sink = DiagnosticSink(uri: source.uri, table: table)
         var file = SnippetFile(uri: source.uri, path: source.path, format: .espanso)
         file.context = source.context
         let surelyEspanso = isEspansoPlace(source.path) || isBesideManifest(source)
         let root: YAMLNode?
-        switch YAML.parse(source.bytes) {
+        switch parsed {
         case .failure(let error):
             if surelyEspanso {
                 sink.add(.error, .yamlSyntax, "\(error.message); nothing in this file was read", at: error.offset)
