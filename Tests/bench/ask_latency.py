@@ -112,6 +112,7 @@ def main() -> None:
     parser.add_argument("--library", action="append", default=[], help="serve these paths instead (repeatable)")
     parser.add_argument("--scale", type=int, default=1, help="then serve the libraries copied this many times")
     parser.add_argument("--meaning", action="store_true", help="meaning search on (waits until every snippet is embedded)")
+    parser.add_argument("--meaning-cache", help="keep the vectors in this folder (reused by a later run) instead of a fresh one")
     arguments = parser.parse_args()
     battery_path = pathlib.Path(arguments.battery).resolve()
     battery = json.loads(battery_path.read_text(encoding="utf-8"))
@@ -121,7 +122,7 @@ def main() -> None:
     questions = [probe["question"] for probe in battery["probes"]]
     binary = str(pathlib.Path(arguments.bin).resolve())
     print(f"library: {library}")
-    cache = tempfile.mkdtemp(prefix="ask-latency-cache-") if arguments.meaning else None
+    cache = (arguments.meaning_cache or tempfile.mkdtemp(prefix="ask-latency-cache-")) if arguments.meaning else None
     small = run(binary, library, questions, arguments.n, None, cache)
     if arguments.scale > 1:
         paths = library if isinstance(library, list) else [library]
@@ -140,7 +141,7 @@ def main() -> None:
         print(f"p99 ratio: {large / max(small, 1e-9):.2f} at {arguments.scale} times the snippets")
     if arguments.model_url:
         run(binary, library, questions, arguments.n, {"url": arguments.model_url, "timeoutSeconds": 60})
-    if cache:
+    if cache and not arguments.meaning_cache:
         shutil.rmtree(cache, ignore_errors=True)
 
 
