@@ -75,6 +75,11 @@ public final class SentenceEncoder: Sendable {
         defer { munmap(mapping, size) }
         let bytes = UnsafeRawBufferPointer(start: mapping, count: size)
         let contents = try EncoderFileContents(bytes: bytes, path: path)
+        // The checksum read every page of the file; reading a tensor reads its pages again from the page cache. Each
+        // time the file's pages are dropped from this process, so its memory at the peak is the f32 weights and one
+        // layer's pages, not also the whole file (about 34 MB more).
+        func dropFilePages() { _ = madvise(mapping, size, Int32(MADV_DONTNEED)) }
+        dropFilePages()
         let configuration = contents.configuration
         let wordRecord = contents.tensors[0]
         var wordScales: [Float] = []
@@ -102,6 +107,7 @@ public final class SentenceEncoder: Sendable {
                     intermediate: floats(t[10]), intermediateBias: floats(t[11]),
                     output: floats(t[12]), outputBias: floats(t[13]),
                     outputNorm: LayerNormWeights(weight: floats(t[14]), bias: floats(t[15]))))
+            dropFilePages()
         }
         self.path = path
         self.dimension = configuration.hiddenSize
