@@ -138,7 +138,7 @@ extension LearnedWords {
         let own = SnippetEvidence(snippet).stems.union(alreadyLearned.flatMap(stems(of:)))
         var result: [String] = []
         for word in QuestionWord.words(in: question) where !word.isCompound {
-            guard !own.contains(word.stem), !QuestionWord.negationFillers.contains(word.word),
+            guard !own.contains(word.stem), !Lexicon.negationFillers.contains(word.word),
                 !word.word.allSatisfy(\.isNumber), !commonStems.contains(word.stem)
             else { continue }
             let negated = word.forms.first.map { $0.hasPrefix("un") && AskWords.stem($0) == word.stem } ?? false
