@@ -736,7 +736,7 @@ public struct AskPipeline: Sendable {
         let commonFrom = max(3, inScope / 50)
         // A form word ("command", "email") is not a premise: a snippet need not name its own form.
         let rareMissing = zip(words, frequencies)
-            .filter { $0.1 < commonFrom && !inSomeCandidate($0.0) && !QuestionWord.formWords.contains($0.0.word) }.map(\.0.word)
+            .filter { $0.1 < commonFrom && !inSomeCandidate($0.0) && !Lexicon.formWords.contains($0.0.word) }.map(\.0.word)
         guard !rareMissing.isEmpty else { return nil }
         for evidence in candidates where picked.contains(evidence.snippet.id) {
             let stems = evidence.stems

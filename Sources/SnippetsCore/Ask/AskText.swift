@@ -105,34 +105,17 @@ public enum AskText {
         return false
     }
 
-    /// Phrases that mark a sentence as addressed to an assistant rather than written for the person.
-    static let instructionMarkers: [[String]] = [
-        ["ignore", "previous"], ["ignore", "all"], ["ignore", "above"], ["ignore", "prior"], ["ignore", "earlier"],
-        ["disregard"], ["forget", "previous"], ["forget", "everything"], ["forget", "your"],
-        ["tell", "the", "user"], ["tell", "users"], ["inform", "the", "user"], ["say", "to", "the", "user"],
-        ["you", "must"], ["you", "are", "now"], ["you", "should", "now"], ["act", "as"], ["pretend"],
-        ["system", "prompt"], ["assistant"], ["language", "model"], ["as", "an", "ai"], ["chatgpt"],
-        ["new", "instructions"], ["previous", "instructions"], ["respond", "only", "with"], ["reply", "only", "with"],
-        ["do", "not", "mention"], ["don", "t", "mention"], ["override", "your"], ["override", "previous"],
-        ["override", "the", "system"], ["jailbreak"],
-        // Text addressed to whoever (or whatever) reads the note, not to the person it was written for.
-        ["anyone", "who", "asks"], ["whoever", "asks"], ["anyone", "asking"], ["whoever", "reads"],
-        ["if", "you", "are", "an", "ai"], ["if", "you", "re", "an", "ai"],
-        // Not `override` or `respond with` alone: code says `@override` and `should respond_with`.
-    ]
+    /// `Lexicon.instructionMarkers` as runs of words, compared with `words(in:)` of a sentence.
+    static let instructionMarkers: [[String]] = Lexicon.instructionMarkers.texts.map {
+        $0.split(separator: " ").map(String.init)
+    }
 
-    /// Words that, written in capitals as a label of up to three words ending in a colon ("SYSTEM:", "SYSTEM
-    /// OVERRIDE:", "ASSISTANT:"), open a turn of a chat transcript: what follows is addressed to a model. In other
-    /// case they are ordinary words ("System: Ubuntu 22.04" in a bug report template stays evidence).
-    static let roleLabels: Set<String> = ["system", "assistant", "ai", "instruction", "instructions", "prompt", "developer"]
-
-    /// Chat-template tokens that mean nothing to a person (`<|im_start|>`, `[INST]`, `<<SYS>>`).
-    static let chatTemplateTokens = ["<|im_start|>", "<|system|>", "<|assistant|>", "[inst]", "<<sys>>"]
-
-    /// Whether `sentence` reads as an instruction to an assistant (ignore previous instructions, tell the user, ...).
+    /// Whether `sentence` reads as an instruction to an assistant (ignore previous instructions, tell the user, ...):
+    /// it holds a chat-template token (`Lexicon.chatTemplateTokens`), is a chat-role label, or holds an instruction
+    /// marker (`Lexicon.instructionMarkers`).
     public static func isInstruction(_ sentence: String) -> Bool {
         let lowered = sentence.lowercased()
-        if chatTemplateTokens.contains(where: lowered.contains) { return true }
+        if Lexicon.chatTemplateTokens.texts.contains(where: lowered.contains) { return true }
         if isRoleLabel(sentence) { return true }
         let words = words(in: sentence.replacingApostrophes())
         return instructionMarkers.contains { marker in
@@ -141,11 +124,13 @@ public enum AskText {
         }
     }
 
-    /// Whether `sentence` is a capitalised chat-role label: "SYSTEM:", "SYSTEM OVERRIDE:", "[ASSISTANT]:".
+    /// Whether `sentence` is a capitalised chat-role label: "SYSTEM:", "SYSTEM OVERRIDE:", "[ASSISTANT]:": up to three
+    /// words ending in a colon, one of them a role label (`Lexicon.roleLabels`). In other case these are ordinary
+    /// words ("System: Ubuntu 22.04" in a bug report template stays evidence).
     static func isRoleLabel(_ sentence: String) -> Bool {
         guard sentence.hasSuffix(":"), !sentence.contains(where: \.isLowercase) else { return false }
         let words = words(in: sentence)
-        return (1...3).contains(words.count) && words.contains(where: roleLabels.contains)
+        return (1...3).contains(words.count) && words.contains(where: Lexicon.roleLabels.contains)
     }
 }
 

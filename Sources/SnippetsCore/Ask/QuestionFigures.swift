@@ -12,8 +12,11 @@ struct QuestionFigure: Hashable, Sendable {
         return unit == "%" ? number + "%" : String(unit) + number
     }
 
-    /// Currency signs read as a figure's unit when written just before it.
-    static let currencySigns: Set<Character> = ["£", "€", "$", "¥"]
+    /// Currency signs read as a figure's unit when written just before it (`Lexicon.currencySigns`).
+    static let currencySigns: Set<Character> = Set(Lexicon.currencySigns.texts.compactMap(\.first))
+
+    /// How far after a number its unit written out may reach: the longest of `Lexicon.percentWords`.
+    static let percentWordsLength = Lexicon.percentWords.texts.map(\.count).max() ?? 0
 
     /// The figures of `text`, in order, each once.
     static func figures(in text: String) -> [QuestionFigure] {
@@ -23,8 +26,8 @@ struct QuestionFigure: Hashable, Sendable {
     }
 
     /// Whether `text` holds this figure: the same whole number (thousands separators aside), not part of a longer
-    /// one (`20` is not in `15:20` or `2024`), and with the same unit when the question wrote one (`%` also as
-    /// "percent" or "per cent").
+    /// one (`20` is not in `15:20` or `2024`), and with the same unit when the question wrote one (`%` also written
+    /// out: `Lexicon.percentWords`).
     func isHeld(in text: String) -> Bool {
         let wanted = Self.normalised(number)
         return Self.occurrences(in: Array(text)).contains { found in
@@ -60,8 +63,8 @@ struct QuestionFigure: Hashable, Sendable {
             if after < characters.count, characters[after] == "%" && after - end <= 1 {
                 unit = "%"
             } else if after - end <= 1 {
-                let rest = String(characters[after..<min(characters.count, after + 8)]).lowercased()
-                if rest.hasPrefix("percent") || rest.hasPrefix("per cent") { unit = "%" }
+                let rest = String(characters[after..<min(characters.count, after + percentWordsLength)]).lowercased()
+                if Lexicon.percentWords.texts.contains(where: rest.hasPrefix) { unit = "%" }
             }
             result.append(QuestionFigure(number: String(characters[start..<end]), unit: unit))
         }

@@ -97,63 +97,23 @@ public struct QuestionWord: Hashable, Sendable {
     }
 
     /// Whether `tokens[position]` is negated: a negating word comes just before it, with at most a few fillers
-    /// between ("hasn't paid", "has not yet been paid", "never replied").
+    /// between ("hasn't paid", "has not yet been paid", "never replied"): `Lexicon.negators`,
+    /// `Lexicon.negationFillers`.
     static func isNegated(at position: Int, in tokens: [String]) -> Bool {
         var index = position - 1
         while index >= 0, position - index <= 4 {
             let token = tokens[index]
-            if negators.contains(token) { return true }
-            guard negationFillers.contains(token) else { return false }
+            if Lexicon.negators.contains(token) { return true }
+            guard Lexicon.negationFillers.contains(token) else { return false }
             index -= 1
         }
         return false
     }
 
-    /// Words that negate the word after them. Contractions arrive split by the tokenizer: `hasn't` is `hasn`, `t`.
-    static let negators: Set<String> = [
-        "not", "never", "cannot", "hasn", "haven", "hadn", "didn", "doesn", "don", "isn", "wasn", "weren", "aren",
-        "won", "wouldn", "couldn", "shouldn",
-    ]
-
-    /// Words that may stand between a negator and the word it negates.
-    static let negationFillers: Set<String> = ["t", "yet", "been", "be", "ever", "even", "really", "still"]
-
     /// Whether a token carries no meaning a snippet could match on: a stop word, a word every question uses
-    /// ("how do I say ..."), a word about the library itself ("snippet"), or a lone letter.
+    /// ("how do I say ..."), a word about the library itself ("snippet") (`Lexicon.stopWords`,
+    /// `Lexicon.genericWords`), or a lone letter.
     public static func isIgnorable(_ token: String) -> Bool {
-        token.count < 2 || stopWords.contains(token) || genericWords.contains(token)
+        token.count < 2 || Lexicon.stopWords.contains(token) || Lexicon.genericWords.contains(token)
     }
-
-    /// English function words.
-    public static let stopWords: Set<String> = [
-        "a", "about", "above", "after", "again", "against", "all", "am", "an", "and", "any", "are", "as", "at", "be",
-        "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do",
-        "does", "doing", "down", "during", "each", "few", "for", "from", "further", "had", "has", "hasn", "have",
-        "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how", "i", "if", "in", "into",
-        "is", "isn", "it", "its", "itself", "just", "ll", "me", "more", "most", "much", "my", "myself", "no", "nor",
-        "not", "now", "of", "off", "on", "once", "only", "or", "other", "our", "ours", "ourselves", "out", "over",
-        "own", "per", "re", "same", "she", "should", "so", "some", "such", "than", "that", "the", "their", "theirs",
-        "them", "themselves", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under",
-        "until", "up", "ve", "very", "was", "wasn", "we", "were", "what", "when", "where", "which", "while", "who",
-        "whom", "why", "will", "with", "won", "would", "you", "your", "yours", "yourself", "don", "doesn", "didn",
-        "im", "whats", "there", "also", "many", "got", "let", "lets", "s", "t", "d", "m", "ok", "please", "thing",
-        "things", "something", "someone", "anything", "everything",
-    ]
-
-    /// Words naming the form a snippet takes ("what's the command for ...", "which email do I send ..."): they
-    /// help find it, but a snippet that does not call itself a command is still one, so a form word no candidate
-    /// holds is never the missing premise of a question (see `AskPipeline.unfoundPremise`).
-    public static let formWords: Set<String> = [
-        "command", "commands", "query", "queries", "template", "templates", "message", "messages", "text", "texts",
-        "email", "emails", "mail", "reply", "replies", "response", "responses", "note", "notes", "letter", "letters",
-        "script", "scripts", "code", "function", "functions", "example", "examples", "wording", "phrase", "line",
-        "lines", "paragraph", "boilerplate", "shortcut", "macro",
-    ]
-
-    /// Words a question about one's own snippets uses whatever it is about.
-    public static let genericWords: Set<String> = [
-        "snippet", "snippets", "library", "libraries", "say", "tell", "use", "used", "using", "need", "want", "wants",
-        "get", "go", "goes", "going", "make", "find", "show", "give", "gives", "know", "look", "put", "write",
-        "send", "help", "keep", "kind", "way", "there", "stored", "store", "saved", "save", "have", "one", "ones",
-    ]
 }

@@ -314,21 +314,17 @@ enum QuoteFinder {
         return false
     }
 
-    /// Whether `question` asks for a figure: how much, how many, or a word for a price, a rate, an amount.
+    /// Whether `question` asks for a figure: a measure question ("how much", "at what": `Lexicon.measureQuestions`),
+    /// a currency sign or `%`, or a word for a price, a rate, an amount (`Lexicon.figureWords`).
     static func asksForFigure(_ question: String) -> Bool {
         let words = AskText.words(in: question)
-        if zip(words, words.dropFirst()).contains(where: { ($0.0 == "how" && howMeasures.contains($0.1)) || ($0.0 == "at" && $0.1 == "what") }) {
+        if zip(words, words.dropFirst()).contains(where: { Lexicon.measureQuestions.contains($0.0 + " " + $0.1) }) {
             return true
         }
-        if question.contains(where: { "%€$£¥".contains($0) }) { return true }
-        return words.contains { figureWords.contains(AskWords.stem($0)) }
+        if question.contains(where: { $0 == "%" || QuestionFigure.currencySigns.contains($0) }) { return true }
+        return words.contains { figureStems.contains(AskWords.stem($0)) }
     }
 
-    /// "how much", "how long", "how often", ...: a question for a measure.
-    static let howMeasures: Set<String> = ["much", "many", "long", "often", "soon", "far", "big", "large", "old", "fast", "high", "low"]
-
-    static let figureWords: Set<String> = Set(
-        ["price", "prices", "cost", "costs", "rate", "rates", "fee", "fees", "charge", "amount", "total", "percent",
-         "percentage", "number", "sum", "budget", "salary", "discount", "deposit", "tax", "vat", "hours", "days",
-         "minimum", "maximum", "limit", "deadline", "when", "date", "threshold", "share"].map(AskWords.stem))
+    /// The stems of `Lexicon.figureWords`: a question word counts by stem, so "prices" and "price" both do.
+    static let figureStems: Set<String> = Set(Lexicon.figureWords.texts.map(AskWords.stem))
 }

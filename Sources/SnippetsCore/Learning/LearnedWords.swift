@@ -138,7 +138,7 @@ extension LearnedWords {
         let own = SnippetEvidence(snippet).stems.union(alreadyLearned.flatMap(stems(of:)))
         var result: [String] = []
         for word in QuestionWord.words(in: question) where !word.isCompound {
-            guard !own.contains(word.stem), !QuestionWord.negationFillers.contains(word.word),
+            guard !own.contains(word.stem), !Lexicon.negationFillers.contains(word.word),
                 !word.word.allSatisfy(\.isNumber), !commonStems.contains(word.stem)
             else { continue }
             let negated = word.forms.first.map { $0.hasPrefix("un") && AskWords.stem($0) == word.stem } ?? false
@@ -149,22 +149,10 @@ extension LearnedWords {
 }
 
 extension LearnedWords {
-    /// Everyday words that say when, how much or how things went rather than what a question is about ("next
-    /// year", "a quick question"): never learned, so a later question sharing only them is not taken for the
-    /// learned one. (Stop words and words every question uses are already dropped by `QuestionWord`.)
-    public static let commonWords: Set<String> = [
-        "next", "last", "year", "month", "week", "day", "today", "tonight", "tomorrow", "yesterday", "morning",
-        "evening", "night", "time", "date", "start", "starting", "begin", "end", "new", "old", "good", "bad", "big",
-        "small", "little", "first", "second", "third", "lot", "lots", "really", "quite", "maybe", "perhaps",
-        "probably", "actually", "basically", "stuff", "people", "person", "guy", "way", "like", "right", "back",
-        "again", "soon", "later", "ago", "already", "every", "always", "often", "usually", "sometimes", "quick",
-        "quickly", "best", "better", "long", "short", "great", "nice", "fine", "happen", "come", "take", "ask",
-        "answer", "question", "someone", "anyone", "everyone", "somebody", "anybody", "oops", "hey", "hi", "hello",
-        "thanks", "thank", "okay", "sure", "yes", "thing", "kind", "sort", "type", "bit", "part", "place",
-    ]
-
-    /// The stems of `commonWords`.
-    static let commonStems: Set<String> = Set(commonWords.map(AskWords.stem))
+    /// The stems of `Lexicon.commonWords`: everyday words that say when, how much or how things went rather than what
+    /// a question is about ("next year", "a quick question"), never learned, so a later question sharing only them is
+    /// not taken for the learned one.
+    static let commonStems: Set<String> = Set(Lexicon.commonWords.texts.map(AskWords.stem))
 }
 
 // MARK: - The file

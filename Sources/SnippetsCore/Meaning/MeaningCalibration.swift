@@ -4,8 +4,8 @@
 /// - held out: the same question with that snippet removed: whatever leads now is wrong, so its lead is a lead the
 ///   margin must not admit (counted only where the new leader shares no word with the question: meaning decides only
 ///   questions whose words name nothing, and a shared word is what gives a title probe a lead no paraphrase has);
-/// - off topic: questions about things no snippet library of a person is likely to hold (kept only where no
-///   snippet shares their words), whose best match must not pass the similarity threshold.
+/// - off topic: questions about things no snippet library of a person is likely to hold (`Lexicon.offTopicQuestions`,
+///   kept only where no snippet shares their words), whose best match must not pass the similarity threshold.
 ///
 /// The similarity is the higher of the off-topic best matches' 90th percentile plus 0.05 and the held-out leaders'
 /// 75th percentile; the margin the 90th percentile of the leads of those wrong leaders that reach that similarity;
@@ -28,19 +28,6 @@ public enum MeaningCalibration {
         public var offTopicProbes: Int
         public var offTopicAnswered: Int
     }
-
-    /// Questions about topics outside any likely personal library, asked of every library; one that shares a word
-    /// with a snippet is not used for that library.
-    static let offTopicQuestions = [
-        "how far is the moon from the earth", "what is the capital city of mongolia", "how do I tune a violin",
-        "when do swallows migrate south", "how many moons does jupiter have", "what is the rule of offside in football",
-        "how do I grow tomatoes in a greenhouse", "who painted the sistine chapel ceiling", "how long do elephants live",
-        "what is the boiling point of nitrogen", "how do I knit a scarf", "which planet has the most rings",
-        "how do volcanoes form", "what do koalas eat", "how do I wax a snowboard", "what is the tallest mountain in africa",
-        "how do bees make honey", "when was the printing press invented", "how do I care for a bonsai tree",
-        "what language is spoken in brazil", "how deep is the mariana trench", "why is the sky blue",
-        "how do I play chess openings", "what is photosynthesis",
-    ]
 
     /// The thresholds for `library`, whose snippets' vectors are in `meaning`, probing with `embedder` (probe
     /// vectors are kept in `vectors`, so a second calibration of the same library encodes nothing).
@@ -90,7 +77,7 @@ public enum MeaningCalibration {
         }
         let vocabulary = Set(library.snippets.flatMap { AskWords.tokens(in: text(of: $0)) })
         var offTopic: [(best: Float, runnerUp: Float?)] = []
-        for question in offTopicQuestions {
+        for question in Lexicon.offTopicQuestions.texts {
             let words = AskWords.tokens(in: question).filter { !QuestionWord.isIgnorable($0) }
             guard !words.contains(where: vocabulary.contains) else { continue }
             let found = lead(of: vector(for: question), excluding: nil)
@@ -131,7 +118,7 @@ public enum MeaningCalibration {
     /// The cache keys of every text a calibration of `library` may encode (a superset: every title), so a cache
     /// kept for the library keeps its probes too.
     public static func probeKeys(for library: SnippetLibrary) -> Set<String> {
-        Set(library.snippets.map { MeaningText.key(of: $0.title.lowercased()) } + offTopicQuestions.map(MeaningText.key(of:)))
+        Set(library.snippets.map { MeaningText.key(of: $0.title.lowercased()) } + Lexicon.offTopicQuestions.texts.map(MeaningText.key(of:)))
     }
 
     static func percentile(_ fraction: Float, of values: [Float]) -> Float {

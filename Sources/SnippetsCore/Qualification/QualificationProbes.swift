@@ -69,15 +69,6 @@ public enum QualificationProbes {
     /// How many snippets are tried as sources at most, so a huge library costs the same as a large one.
     static let sourceAttempts = 400
 
-    /// Topics for questions the library should not answer; only those none of whose words the library holds are used.
-    static let absentTopics = [
-        "sourdough starter feeding", "tyre pressure for my bicycle", "knitting pattern for mittens",
-        "orbital transfer window", "aquarium filter cleaning", "chess opening repertoire", "wedding toast for my sister",
-        "passport renewal photo", "beekeeping hive inspection", "violin bow rosin", "sailing knot for mooring",
-        "ski wax temperature", "bonsai pruning season", "volcano eruption forecast", "pottery kiln glaze",
-        "horse saddle fitting", "lighthouse keeper rota", "glacier crevasse rescue",
-    ]
-
     /// The library's revision for the cache: a hash of every snippet's identifier and content, in library order.
     public static func revision(of library: SnippetLibrary) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -137,9 +128,10 @@ public enum QualificationProbes {
                 break
             }
         }
-        // Questions about topics the library does not hold, among random snippets.
+        // Questions about topics the library does not hold (`Lexicon.absentTopics`: only those none of whose words
+        // the library holds), among random snippets.
         var absent = 0
-        for topic in absentTopics where absent < plan.absent {
+        for topic in Lexicon.absentTopics.texts where absent < plan.absent {
             let words = QuestionWord.words(in: topic)
             guard !words.isEmpty, words.allSatisfy({ index.documentFrequency(of: $0.forms) == 0 }) else { continue }
             var candidates: [PickCandidate] = []

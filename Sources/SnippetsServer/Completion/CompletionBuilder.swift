@@ -131,7 +131,7 @@ public struct CompletionBuilder: Sendable {
             // A stop word ("how", "the") is what prose is made of: typing one offers the snippets it is a trigger
             // (or the start of one) of, never every snippet whose title or description holds it, which would pop
             // up a menu at every sentence (a question saved from a declined ask is titled "how do I …").
-            let isStopWord = QuestionWord.stopWords.contains(word.text.lowercased())
+            let isStopWord = Lexicon.stopWords.contains(word.text.lowercased())
             let results = index.search(word.text, language: language, limit: limit + 1)
             add(results, run: word, onlyTriggers: isStopWord)
             if isStopWord && results.hits.filter({ $0.match <= .triggerPrefix }).count > limit { isIncomplete = true }
