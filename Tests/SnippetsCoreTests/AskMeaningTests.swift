@@ -109,6 +109,22 @@ struct AskMeaningTests {
         #expect(result.citations.map(\.title) == ["Python logging setup"])
     }
 
+    @Test func aWordMatchFarFromTheQuestionsMeaningIsNotCitedBesideTheAnswer() async throws {
+        // Both hold "day" and "rate"; only the rate card is about what the question asks.
+        let office = askLibrary([
+            ("Rate card", "Prices for new clients", "Day rate: €680 (8 hours)."),
+            ("Staff rota", "Who covers which shift", "Cover the day rate desk on Mondays."),
+            ("Home address", "Postal address for forms", "Linienstraße 118, 10115 Berlin"),
+        ])
+        let question = AskRequest(question: "what is the day rate?")
+        let facts = AskLibraryFacts(library: office)
+        facts.meaning.turnOff(because: "no encoder file")
+        let byWords = try await AskPipeline(library: office, index: TokenIndex(library: office), facts: facts).answer(question)
+        #expect(Set(byWords.citations.map(\.title)) == ["Rate card", "Staff rota"], "words alone must cite both for this test to say anything")
+        let result = try await meaningPipeline(office).answer(question)
+        #expect(result.citations.map(\.title) == ["Rate card"])
+    }
+
     @Test func anAskBeforeEmbeddingIsDoneUsesWhatIsReadyAndSaysSo() async throws {
         let result = try await meaningPipeline(library, budget: 1).answer(AskRequest(question: "where do I live"))
         #expect(result.meaning?.state == .embedding)

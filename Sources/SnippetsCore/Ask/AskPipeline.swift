@@ -246,6 +246,13 @@ public struct AskPipeline: Sendable {
                     otherLanguage: language.flatMap { library.applies(leader, toLanguage: $0) ? nil : $0 })
             {
                 deterministic = draft
+            } else if let kept = Self.picksNearInMeaning(pickedSnippets, vector: questionVector, meaning: facts.meaning),
+                case .picked(let draft) = deterministicAnswer(
+                    question: question, words: words, terms: ownTerms, language: language, candidates: evidenceOf(kept, taught: own.taught),
+                    audit: ownAudit, taught: Set(kept.map(\.id)), quotes: quotes,
+                    otherLanguage: language.flatMap { language in kept.contains { library.applies($0, toLanguage: language) } ? nil : language })
+            {
+                deterministic = draft
             }
         }
         let ownCandidates = own.inLanguage + own.others
@@ -606,6 +613,20 @@ public struct AskPipeline: Sendable {
         let margin = meaning.thresholds.margin
         guard picked.allSatisfy({ lead - (similarity[$0.id] ?? -1) >= margin }) else { return nil }
         return first
+    }
+
+    /// Of several snippets the word picker named, its first and those meaning puts no further from the question than
+    /// the first by the calibrated margin; nil when that is all of them (or some have no vector yet). A snippet that
+    /// shares the question's words but is far from its meaning is a word match, not an answer ("how much is a
+    /// consultation?" names the price, not also the staff rota that mentions consultations), while snippets that
+    /// answer together (every price of a kind) stay near one another. The picker's first choice is never dropped:
+    /// meaning only removes extras, it does not choose.
+    static func picksNearInMeaning(_ picked: [Snippet], vector: [Float], meaning: SnapshotMeaning) -> [Snippet]? {
+        guard let first = picked.first, picked.count > 1 else { return nil }
+        let similarity = meaning.similarities(of: vector, to: picked.map(\.id))
+        guard similarity.count == picked.count, let anchor = similarity[first.id] else { return nil }
+        let kept = picked.filter { $0.id == first.id || anchor - similarity[$0.id]! < meaning.thresholds.margin }
+        return kept.count < picked.count ? kept : nil
     }
 
     /// The answer meaning proposes when words found nothing to name: the nearest snippet of the document's
