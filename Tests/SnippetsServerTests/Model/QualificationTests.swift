@@ -376,11 +376,10 @@ enum WeakModel: String, CaseIterable, Sendable {
         let client = try await measuringClient(server, cache: cache)
 
         // The first ask is not held up by the measurement, and the model is advisory meanwhile.
-        let started = ContinuousClock.now
-        // Waited for up to 25 s (under the measurement's 30), so a loaded pool fails the bound below, not the reply.
-        let first = try await client.result("snippets/ask", ["question": .string(wronglyAnsweredQuestion)], timeout: .seconds(25))
+        let first = try await client.result("snippets/ask", ["question": .string(wronglyAnsweredQuestion)], timeout: .seconds(60))
             .decode(AskResponse.self)
-        #expect(ContinuousClock.now - started < .seconds(15), "the ask waited for the measurement")
+        // By order, not by seconds: the ask was answered while the measurement was still going.
+        #expect(await standing(client, server).basis == .measuring, "the ask waited for the measurement")
         #expect(first.modelRole == "advisory" && first.qualification?.basis == "measuring")
         #expect(first.status == "fallback" && first.reason?.code == "model-disagreed")
         #expect(first.citations.map(\.title) == ["Gentle payment reminder"])
