@@ -31,12 +31,10 @@ public enum MeaningCalibration {
 
     /// The thresholds for `library`, whose snippets' vectors are in `meaning`, probing with `embedder` (probe
     /// vectors are kept in `vectors`, so a second calibration of the same library encodes nothing).
-    /// `facts`, when given, supplies each snippet's embedded text from the evidence its snapshot keeps.
     public static func thresholds(
-        for library: SnippetLibrary, meaning: SnapshotMeaning, embedder: any SentenceEmbedder, vectors: MeaningVectors,
-        facts: AskLibraryFacts? = nil
+        for library: SnippetLibrary, meaning: SnapshotMeaning, embedder: any SentenceEmbedder, vectors: MeaningVectors
     ) -> MeaningThresholds {
-        func text(of snippet: Snippet) -> String { facts.map { MeaningText.text(of: snippet, in: $0) } ?? MeaningText.text(of: snippet) }
+        func text(of snippet: Snippet) -> String { MeaningText.text(of: snippet) }
         let embedded = library.snippets.filter { meaning.hasVector($0.id) }
         guard embedded.count >= minimumSnippets else { return .defaults }
         let sorted = embedded.sorted { $0.id < $1.id }

@@ -13,12 +13,6 @@ public enum MeaningText {
         text(of: snippet) { SnippetEvidence(snippet).trustedBodySentences }
     }
 
-    /// The text embedded for `snippet`, from the evidence `facts` keeps for its snapshot (computed once per snippet,
-    /// shared with every ask), rather than computed again; and only where the body is embedded at all.
-    public static func text(of snippet: Snippet, in facts: AskLibraryFacts) -> String {
-        text(of: snippet) { facts.caches.evidence(of: snippet).trustedBodySentences }
-    }
-
     static func text(ofEvidence evidence: SnippetEvidence) -> String {
         text(of: evidence.snippet) { evidence.trustedBodySentences }
     }

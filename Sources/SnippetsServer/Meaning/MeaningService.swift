@@ -97,6 +97,7 @@ public final class MeaningService: @unchecked Sendable {
         let before = vectors.count
         // The budget is for encoding: it starts at the first batch, after the texts are read.
         var deadline: ContinuousClock.Instant?
+        var keys = Set<String>()
         let encoded = MeaningEmbedding.run(
             library: library, facts: facts, embedder: embedder, vectors: vectors,
             shouldStop: {
@@ -106,9 +107,10 @@ public final class MeaningService: @unchecked Sendable {
                     return false
                 }
                 return ContinuousClock.now >= deadline
-            })
+            },
+            keyed: { keys.insert($0) })
         if facts.meaning.status.state == .ready { calibrate(library, facts: facts, embedder: embedder, vectors: vectors) }
-        if vectors.count != before { save(vectors, of: embedder, keepingKeysOf: library, facts: facts) }
+        if vectors.count != before { save(vectors, of: embedder, keeping: keys, library: library) }
         return encoded
     }
 
@@ -132,14 +134,15 @@ public final class MeaningService: @unchecked Sendable {
             let vectors = vectors(of: embedder)
             let before = vectors.count
             let stopped = { self.lock.withLock { self.generation != mine } }
+            var keys = Set<String>()
             _ = MeaningEmbedding.run(
                 library: snapshot.library, facts: facts, embedder: embedder, vectors: vectors, shouldStop: stopped,
-                progress: { done, total in progress(done, total, false) })
+                progress: { done, total in progress(done, total, false) }, keyed: { keys.insert($0) })
             guard !stopped() else { return }
             calibrate(snapshot.library, facts: facts, embedder: embedder, vectors: vectors)
             let status = facts.meaning.status
             progress(status.embedded, status.total, true)
-            if vectors.count != before { save(vectors, of: embedder, keepingKeysOf: snapshot.library, facts: facts) }
+            if vectors.count != before { save(vectors, of: embedder, keeping: keys, library: snapshot.library) }
         }
         thread.name = "snippets-lsp meaning"
         thread.stackSize = 4 << 20
@@ -157,7 +160,7 @@ public final class MeaningService: @unchecked Sendable {
             facts.meaning.calibrate(thresholds)
             return
         }
-        let thresholds = MeaningCalibration.thresholds(for: library, meaning: facts.meaning, embedder: embedder, vectors: vectors, facts: facts)
+        let thresholds = MeaningCalibration.thresholds(for: library, meaning: facts.meaning, embedder: embedder, vectors: vectors)
         facts.meaning.calibrate(thresholds)
         guard let path, let folder = cacheFolder, !fingerprint.isEmpty else { return }
         kept.keep(thresholds, for: fingerprint)
@@ -188,12 +191,9 @@ public final class MeaningService: @unchecked Sendable {
 
     /// Writes the vectors the library uses (and calibration probes) to the cache file, atomically. A cache that
     /// cannot be written costs embedding at the next start, nothing else.
-    private func save(
-        _ vectors: MeaningVectors, of embedder: any SentenceEmbedder, keepingKeysOf library: SnippetLibrary, facts: AskLibraryFacts
-    ) {
+    private func save(_ vectors: MeaningVectors, of embedder: any SentenceEmbedder, keeping keys: Set<String>, library: SnippetLibrary) {
         guard let folder = cacheFolder, let path = cachePath(for: embedder) else { return }
-        var keys = Set(library.snippets.map { MeaningText.key(of: MeaningText.text(of: $0, in: facts)) })
-        keys.formUnion(MeaningCalibration.probeKeys(for: library))
+        let keys = keys.union(MeaningCalibration.probeKeys(for: library))
         let bytes = vectors.serialized(keeping: keys)
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
