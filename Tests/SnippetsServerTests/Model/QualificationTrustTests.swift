@@ -267,15 +267,24 @@ let testPacing = ProbePacing(gap: .milliseconds(10) ... .milliseconds(40))
         _ = await measurement.value
 
         let chat = server.chatRequests.filter { $0.searchWordsQuestion != plainlyNamedQuestion && $0.pickQuestion != plainlyNamedQuestion }
-        // Each probe is an ask's two calls: search words for its question, then its pick.
-        #expect(chat.count == 2 * probes.count)
-        for (index, probe) in probes.enumerated() {
-            #expect(chat[2 * index].searchWordsQuestion == probe.request.question)
-            #expect(chat[2 * index + 1].pickQuestion == probe.request.question)
+        // The probes' calls, run by run: a probe whose call the ask interrupted is asked again, right after.
+        var runs: [[FakeModelServer.Request]] = []
+        for call in chat {
+            let question = call.searchWordsQuestion ?? call.pickQuestion
+            if let last = runs.last?.last, (last.searchWordsQuestion ?? last.pickQuestion) == question {
+                runs[runs.count - 1].append(call)
+            } else {
+                runs.append([call])
+            }
+        }
+        #expect(runs.map { $0.first?.searchWordsQuestion ?? $0.first?.pickQuestion } == probes.map(\.request.question))
+        // Each probe ends as an ask does: search words for its question, then its pick.
+        for run in runs {
+            #expect(run.count >= 2 && run[run.count - 2].searchWordsQuestion != nil && run[run.count - 1].pickQuestion != nil)
         }
         // Between two probes the model was idle at least the least gap: no burst.
-        for index in 1..<probes.count {
-            let idle = chat[2 * index].received - chat[2 * index - 1].received
+        for index in 1..<runs.count {
+            let idle = runs[index][0].received - runs[index - 1][runs[index - 1].count - 1].received
             #expect(idle >= least, "probe \(index + 1) followed the one before it after \(idle)")
         }
         // None was sent while the ask was in flight, and the next came the least gap after it.
