@@ -51,7 +51,7 @@ public enum AskHandler: RequestHandler {
         let snapshot = context.library
         guard snapshot.generation > 0 else {
             // Neither "empty" nor "unreadable" would be true yet.
-            throw ResponseError(code: -32803, message: "snippets/ask: the snippet library is still loading; ask again in a moment")
+            throw ResponseError.requestFailed("snippets/ask: the snippet library is still loading; ask again in a moment")
         }
         let pipeline = pipeline(over: snapshot, model: model, standing: standing)
         let token = params.workDoneToken

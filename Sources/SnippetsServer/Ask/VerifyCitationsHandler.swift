@@ -57,7 +57,7 @@ public enum VerifyCitationsHandler: RequestHandler {
                 "snippets/verifyCitations: \(params.citations.count) citations; the most is \(maximumCitations)")
         }
         guard context.library.generation > 0 else {
-            throw ResponseError(code: -32803, message: "snippets/verifyCitations: the snippet library is still loading; ask again in a moment")
+            throw ResponseError.requestFailed("snippets/verifyCitations: the snippet library is still loading; ask again in a moment")
         }
         return verify(params, library: context.library.library, encoding: context.positionEncoding)
     }

@@ -64,7 +64,7 @@ enum LearnAction {
 
     /// A refusal, sent as the error reply and logged for the user.
     static func refusal(_ reason: String) -> ResponseError {
-        ResponseError(code: -32803, message: "Nothing learned: " + reason)
+        .requestFailed("Nothing learned: " + reason)
     }
 }
 
@@ -135,6 +135,6 @@ enum ForgetAction {
 
     /// A refusal, sent as the error reply.
     static func refusal(_ reason: String) -> ResponseError {
-        ResponseError(code: -32803, message: "Nothing forgotten: " + reason)
+        .requestFailed("Nothing forgotten: " + reason)
     }
 }

@@ -133,7 +133,7 @@ enum SaveSelection {
 
     /// A refusal: shown to the user and sent as the error reply.
     static func refusal(_ reason: String) -> ResponseError {
-        ResponseError(code: -32803, message: "Snippet not saved: " + reason)
+        .requestFailed("Snippet not saved: " + reason)
     }
 
     /// Saves the selection, reloads the library so the snippet completes at once, and tells the user. With

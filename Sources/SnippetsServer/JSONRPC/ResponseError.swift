@@ -27,6 +27,9 @@ public struct ResponseError: Error, Hashable, Sendable {
     public static let serverNotInitialized = ResponseError(code: -32002, message: "server not initialized")
     /// -32800: the client cancelled the request.
     public static let requestCancelled = ResponseError(code: -32800, message: "request cancelled")
+    /// -32803 (LSP `RequestFailed`): a valid request the server declines to carry out now (a refusal, or the
+    /// library not loaded yet); the message says why and is shown to the user.
+    public static func requestFailed(_ message: String) -> ResponseError { .init(code: -32803, message: message) }
 
     /// The wire form: `{"code": ..., "message": ..., "data"?: ...}`.
     public var json: JSONValue {

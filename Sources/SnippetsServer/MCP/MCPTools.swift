@@ -52,7 +52,7 @@ struct MCPTools: Sendable {
     private func loadedSnapshot(_ tool: String) async throws(ResponseError) -> LibrarySnapshot {
         let snapshot = await library.loaded(within: options.firstLoadWait)
         guard snapshot.generation > 0 else {
-            throw ResponseError(code: -32803, message: "\(tool): the snippet library is still loading; call again in a moment")
+            throw ResponseError.requestFailed("\(tool): the snippet library is still loading; call again in a moment")
         }
         return snapshot
     }
