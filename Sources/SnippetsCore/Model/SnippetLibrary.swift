@@ -189,12 +189,6 @@ public struct SnippetLibrary: Sendable {
         return withSameLayers(SnippetLibrary(files: files, loaderDiagnostics: loaderDiagnostics, searchedPaths: searchedPaths))
     }
 
-    /// This library without the file at `uri`.
-    public func removingFile(uri: String) -> SnippetLibrary {
-        withSameLayers(SnippetLibrary(
-            files: files.filter { $0.uri != uri }, loaderDiagnostics: loaderDiagnostics, searchedPaths: searchedPaths))
-    }
-
     /// This library with `files`' diagnostics replaced by `diagnostics` (by file URI); snippets unchanged.
     public func withFileDiagnostics(_ diagnostics: [String: [LibraryDiagnostic]]) -> SnippetLibrary {
         var copy = self

@@ -56,16 +56,6 @@ extension LineTable {
             for byte in newText.utf8 { append(byte) }
         }
 
-        /// Replaces the whole text.
-        public mutating func replaceAll(with newText: String) {
-            untouched = nil
-            before = []
-            after = Array(newText.utf8.reversed())
-            starts = [0]
-            column = 0
-            bytesVisited += after.count
-        }
-
         /// The gap's line.
         private var line: Int { starts.count - 1 }
 

@@ -90,12 +90,6 @@ final class GitFileCache: @unchecked Sendable {  // every stored property is rea
     private let lock = NSLock()
     private var packedRefs: [String: PackedRefs] = [:]
     private var scans: [ScanKey: Scan] = [:]
-    private var reads: [String: Int] = [:]
-
-    /// How many times the file at `path` was read through this cache (for tests and `bench`).
-    func readCount(of path: String) -> Int {
-        lock.withLock { reads[path] ?? 0 }
-    }
 
     /// The id `packed-refs` at `path` gives `name`; the file is read again only when it changed.
     func packedRef(_ name: String, path: String) -> String? {
@@ -111,7 +105,6 @@ final class GitFileCache: @unchecked Sendable {  // every stored property is rea
         guard let (bytes, read) = Self.read(path, limit: GitRevision.largeFileLimit) else { return nil }
         let id = GitRevision.packedRef(named: name, in: bytes)
         lock.withLock {
-            reads[path, default: 0] += 1
             guard read.isSettled else { return }
             if packedRefs[path]?.identity != read {
                 if packedRefs.count >= Self.maximumEntries { packedRefs.removeAll() }
@@ -135,7 +128,6 @@ final class GitFileCache: @unchecked Sendable {  // every stored property is rea
         guard let (bytes, read) = Self.read(path, limit: GitRevision.largeFileLimit) else { return nil }
         let scan = GitRevision.scanIndex(bytes, layerPrefix: layerPrefix, layerRoot: layerRoot, workTree: workTree, loaded: loaded)
         lock.withLock {
-            reads[path, default: 0] += 1
             // A scan that stopped at a gone file, or kept too many unloaded files to check again, is not kept.
             guard read.isSettled, scan?.isTrackedFileGone != true, scan == nil || scan?.unloadedTracked != nil else { return }
             if scans.count >= Self.maximumEntries { scans.removeAll() }

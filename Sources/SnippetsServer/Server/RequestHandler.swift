@@ -4,7 +4,7 @@ import SnippetsCore
 public protocol RequestHandler: Sendable {
     /// What the params decode to (`IgnoredParams` for none).
     associatedtype Params: Decodable & Sendable
-    /// What the reply's `result` encodes from (`NullResult` for `null`).
+    /// What the reply's `result` encodes from (`JSONValue.null` for `null`).
     associatedtype Result: Encodable & Sendable
 
     /// The method name, e.g. `textDocument/completion`.

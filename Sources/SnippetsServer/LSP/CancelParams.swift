@@ -1,4 +1,0 @@
-/// `$/cancelRequest` params.
-public struct CancelParams: Decodable, Sendable {
-    public var id: JSONValue
-}
