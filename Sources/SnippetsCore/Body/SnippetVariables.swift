@@ -97,7 +97,9 @@ public enum SnippetVariables {
 
 /// What the server knows about the insertion point, for clients that resolve no variables themselves (Helix).
 ///
-/// Pure: every input is a value, including the clock and the random source, so results are reproducible in tests.
+/// Every input is a field, the clock (`date`, `timeZone`) and the random source (`random`) included, so a test that
+/// sets them gets the same results every run; left out, they are read from the system when the context is made
+/// (`date`, `timeZone`) or drawn from it per call (`random`).
 public struct SnippetVariableContext: Sendable {
     /// The document's file system path (`/home/me/a.swift`), nil for an unsaved document.
     public var filePath: String?

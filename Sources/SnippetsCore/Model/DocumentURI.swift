@@ -1,7 +1,7 @@
 import Foundation
 
-/// A document's URI as clients and the loader write it, and the one place a `file:` URI and a file system path are
-/// converted (both ways).
+/// A URI as a client sends it (a document, a workspace folder) or as the loader writes it for a library file, and the
+/// one place a `file:` URI and a file system path are converted (both ways) or compared (`comparableKey`).
 ///
 /// Paths become `file://` plus the percent-encoded path (every byte but unreserved characters and `/` encoded), so
 /// `SnippetID`s and diagnostics name a file the same way on every load. URIs from clients are read leniently: the

@@ -2,9 +2,10 @@ import Foundation
 import SnippetsCore
 
 extension BenchCommand {
-    /// Start-up as the server goes through it (`LanguageServer.scheduleReload`): read and parse the snippet files,
-    /// index them, and answer a first search, which is when the library is in service; then annotate the library
-    /// (layer revisions, conflicts) and swap it in under the same index.
+    /// The first load as the server goes through it (`LibraryService.scheduleReload`, generation 1): read and parse
+    /// the snippet files, index them, and answer a first search, which is when the library is in service; then
+    /// annotate the library (layer revisions, conflicts) and keep the same index for it (`TokenIndex.serving`).
+    /// Project snippets, last-good files and learned words are left out.
     struct StartUp {
         var library: SnippetLibrary
         var index: TokenIndex

@@ -1,7 +1,7 @@
 import SnippetsCore
 
 /// `snippets/snippetText` (LSP Extension): a snippet's text by id, rendered for the document it goes into, so an
-/// editor can insert what `snippets/ask` named. See `protocol/snippets-snippetText.md`.
+/// editor can insert what `snippets/ask` named. See `protocol/snippets-commands.md`.
 public enum SnippetTextHandler: RequestHandler {
     public static let method = "snippets/snippetText"
     /// Beside the queue: rendering runs a library's transforms (bounded by `RegexBudget`, still CPU), and it only
