@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import SnippetsCore
 
@@ -45,6 +46,19 @@ import Testing
         #expect(Set(declared).subtracting(published).sorted() == [], "declared but not listed as published")
         #expect(Set(published).subtracting(declared).sorted() == [], "published but no longer declared")
         #expect(published.allSatisfy { DiagnosticCode(rawValue: $0)?.description == $0 })
+    }
+
+    /// `DiagnosticCode` is where codes are documented for the next reader; a case without a summary is a code
+    /// nobody can look up.
+    @Test func everyCodeIsDocumentedWhereItIsDeclared() throws {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/SnippetsCore/Model/DiagnosticCode.swift")
+        let lines = try String(contentsOf: source, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let undocumented = DiagnosticCode.allCases.map(\.rawValue).filter { code in
+            guard let index = lines.firstIndex(where: { $0.contains("case ") && $0.hasSuffix(" = \"\(code)\"") }) else { return true }
+            return index == 0 || !lines[index - 1].trimmingCharacters(in: .whitespaces).hasPrefix("///")
+        }
+        #expect(undocumented == [])
     }
 
     @Test func aCodeReadsAsItsRawValueInText() {

@@ -117,46 +117,85 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable, C
 
     // MARK: yasnippet (`Formats/Yasnippet`)
 
+    /// A backquoted Emacs Lisp expression in a template: never run; replaced by its LSP meaning (`YasnippetLisp`) or
+    /// left out.
     case emacsLispBackquote = "emacs-lisp-backquote"
+    /// A mirror transformation that names no field of the snippet: left out, as yasnippet inserts nothing for it.
     case emacsLispMirror = "emacs-lisp-mirror"
+    /// A field's Emacs Lisp transformation: never run; the field keeps the text typed in it.
     case emacsLispField = "emacs-lisp-field"
+    /// A field that chooses with `yas-choose-value`: not run, offered as an LSP choice.
     case yasnippetChoice = "yasnippet-choice"
+    /// `$>` (indent this line): left out, since the editor indents inserted lines itself.
     case yasnippetIndentMarker = "yasnippet-indent-marker"
+    /// `# condition:` is Emacs Lisp: never run; the snippet is offered wherever its language is.
     case emacsLispCondition = "emacs-lisp-condition"
+    /// `# expand-env:` is Emacs Lisp: never run; the snippet expands without those bindings.
     case emacsLispExpandEnv = "emacs-lisp-expand-env"
+    /// `# type: command`: the template is Emacs Lisp to run, so the file gives no snippet.
     case yasnippetCommand = "yasnippet-command"
+    /// `# binding:` is an Emacs key binding; completion offers the snippet instead.
     case yasnippetBinding = "yasnippet-binding"
+    /// A yasnippet header this reader does not know (yasnippet warns too).
     case unknownDirective = "unknown-directive"
+    /// A `# type:` other than `snippet` or `command`: read as a snippet.
     case unknownSnippetType = "unknown-snippet-type"
 
     // MARK: espanso (`Formats/Espanso`) and its YAML
 
+    /// YAML that does not parse: an error in an espanso match file, a note for other YAML files.
     case yamlSyntax = "yaml-syntax"
+    /// An espanso match file whose top level is not a mapping.
     case espansoNotAMapping = "espanso-not-a-mapping"
+    /// `imports` that is not a list of file paths.
     case espansoImports = "espanso-imports"
+    /// An import outside the espanso folder: not read.
     case espansoImportOutside = "espanso-import-outside"
+    /// An import that could not be read.
     case espansoImportUnreadable = "espanso-import-unreadable"
+    /// `vars` or `global_vars` that is not a list of `{name, type, params}`.
     case espansoVars = "espanso-vars"
+    /// `matches` that is not a list.
     case espansoMatches = "espanso-matches"
+    /// An entry of `matches` that is not a mapping.
     case espansoMatch = "espanso-match"
+    /// A key an espanso match does not have: ignored.
     case espansoUnknownKey = "espanso-unknown-key"
+    /// `triggers` that is not a list: the match is skipped, as espanso refuses it.
     case espansoTriggers = "espanso-triggers"
+    /// A regex trigger: completed from its literal start, or offered by ask only when it has none.
     case espansoRegex = "espanso-regex"
+    /// A match with no trigger: offered by ask only.
     case espansoNoTrigger = "espanso-no-trigger"
+    /// A `replace`, `markdown`, `html` or `form` value that is not text: the match is skipped.
     case espansoReplace = "espanso-replace"
+    /// A match that inserts an image (`image_path`): skipped.
     case espansoImage = "espanso-image"
+    /// A match with nothing to insert: skipped.
     case espansoNoReplace = "espanso-no-replace"
+    /// A `{{name}}` no variable of the match, its file or its imports defines: a placeholder.
     case espansoUndefinedVariable = "espanso-undefined-variable"
+    /// A variable that uses itself: a placeholder there.
     case espansoVariableLoop = "espanso-variable-loop"
+    /// A file whose matches expand to more than 8 times its size (plus 64 KiB): the rest become placeholders.
     case espansoExpansionLimit = "espanso-expansion-limit"
+    /// A `random` variable: inserted as its first choice.
     case espansoRandom = "espanso-random"
+    /// A `match` variable naming a trigger no match of the file or its imports has: a placeholder.
     case espansoMatchNotFound = "espanso-match-not-found"
+    /// A variable type this server does not read: its references become placeholders.
     case espansoVariableType = "espanso-variable-type"
+    /// A `date` variable with a locale: the editor writes month and day names in its own language.
     case espansoDateLocale = "espanso-date-locale"
+    /// A `date` variable with no LSP equivalent: a placeholder.
     case espansoDateUnmapped = "espanso-date-unmapped"
+    /// A `markdown` replacement: inserted as its Markdown text, not rendered.
     case espansoMarkdown = "espanso-markdown"
+    /// An `html` replacement: inserted as its HTML text, not rendered.
     case espansoHtml = "espanso-html"
+    /// A `shell` variable: never run; a placeholder to fill in.
     case espansoShellNotRun = "espanso-shell-not-run"
+    /// A `script` variable: never run; a placeholder to fill in.
     case espansoScriptNotRun = "espanso-script-not-run"
 
     // MARK: Learned words (`LearnedWords.load`)
