@@ -25,6 +25,26 @@ func configuration(_ server: FakeModelServer, timeout: Double = 5) -> ModelConfi
     ModelConfiguration(baseURL: URL(string: server.url)!, modelName: "scripted", timeoutSeconds: timeout)
 }
 
+/// A server over the example library that measures the model at `server` in the background (probes paced by
+/// `testPacing`), its qualification kept under `cache`.
+func measuringClient(_ server: FakeModelServer, cache: String, timeoutSeconds: Int = 5) async throws -> TestClient {
+    let client = TestClient(
+        library: TestLibrary(exampleLibrary.files), environment: ["XDG_CACHE_HOME": cache],
+        configure: {
+            $0.measuresModels = true
+            $0.probePacing = testPacing
+        })
+    try await client.initialize(
+        options: ["model": ["url": .string(server.url), "name": "scripted", "timeoutSeconds": .int(timeoutSeconds)]])
+    return client
+}
+
+/// Where `client`'s server stands on the model at `server` now, without starting a measurement.
+func standing(_ client: TestClient, _ server: FakeModelServer) async -> ModelStanding {
+    await client.server.qualifier.standing(
+        of: configuration(server), setting: .auto, snapshot: await client.server.snapshot, environment: [:], measuring: false)
+}
+
 @Suite struct QualificationProbeTests {
     @Test func probesAreMadeFromTheLibraryAndAreTheSameForTheSameRevision() throws {
         let probes = QualificationProbes.make(library: exampleLibrary, index: TokenIndex(library: exampleLibrary))
@@ -351,22 +371,6 @@ enum WeakModel: String, CaseIterable, Sendable {
 
 @Suite(.serialized) struct QualificationServerTests {
     let capable = CapableModel(library: exampleLibrary, answerKey: [wronglyAnsweredQuestion: nil])
-
-    func measuringClient(_ server: FakeModelServer, cache: String) async throws -> TestClient {
-        let client = TestClient(
-            library: TestLibrary(exampleLibrary.files), environment: ["XDG_CACHE_HOME": cache],
-            configure: {
-                $0.measuresModels = true
-                $0.probePacing = testPacing
-            })
-        try await client.initialize(options: ["model": ["url": .string(server.url), "name": "scripted", "timeoutSeconds": 5]])
-        return client
-    }
-
-    func standing(_ client: TestClient, _ server: FakeModelServer) async -> ModelStanding {
-        await client.server.qualifier.standing(
-            of: configuration(server), setting: .auto, snapshot: await client.server.snapshot, environment: [:], measuring: false)
-    }
 
     @Test func theServerMeasuresInTheBackgroundWithoutHoldingUpAskAndKeepsTheMeasurement() async throws {
         let cache = testCacheDirectory + "/server-\(UUID().uuidString)"

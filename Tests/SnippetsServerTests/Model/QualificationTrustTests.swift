@@ -94,29 +94,13 @@ let testPacing = ProbePacing(gap: .milliseconds(10) ... .milliseconds(40))
 /// Trust is not a one-time grant: a trusted model keeps being checked and loses its role when it disagrees, a kept
 /// measurement expires and belongs to the model the server reported, and probes read as asks, spread out.
 @Suite(.serialized) struct QualificationTrustTests {
-    func measuringClient(_ server: FakeModelServer, cache: String) async throws -> TestClient {
-        let client = TestClient(
-            library: TestLibrary(exampleLibrary.files), environment: ["XDG_CACHE_HOME": cache],
-            configure: {
-                $0.measuresModels = true
-                $0.probePacing = testPacing
-            })
-        try await client.initialize(options: ["model": ["url": .string(server.url), "name": "scripted", "timeoutSeconds": 10]])
-        return client
-    }
-
-    func standing(_ client: TestClient, _ server: FakeModelServer) async -> ModelStanding {
-        await client.server.qualifier.standing(
-            of: configuration(server), setting: .auto, snapshot: await client.server.snapshot, environment: [:], measuring: false)
-    }
-
     func ask(_ client: TestClient, _ question: String) async throws -> AskResponse {
         try await client.result("snippets/ask", ["question": .string(question)], timeout: .seconds(60)).decode(AskResponse.self)
     }
 
     /// A client whose server has measured `server`'s model trusted on the example library.
     func trustedClient(_ server: FakeModelServer, cache: String) async throws -> TestClient {
-        let client = try await measuringClient(server, cache: cache)
+        let client = try await measuringClient(server, cache: cache, timeoutSeconds: 10)
         let trusted = await eventuallyAsync(within: 120) { await standing(client, server).role == .trusted }
         try #require(trusted, "the capable model was not measured trusted")
         return client
@@ -194,7 +178,7 @@ let testPacing = ProbePacing(gap: .milliseconds(10) ... .milliseconds(40))
 
         // A restart with the same cache recalls the demotion, not the trust, and measures nothing.
         let callsBefore = server.chatRequests.count
-        let again = try await measuringClient(server, cache: cache)
+        let again = try await measuringClient(server, cache: cache, timeoutSeconds: 10)
         #expect(await eventuallyAsync(within: 30) { await standing(again, server).basis == .demoted })
         #expect(await standing(again, server).role == .advisory)
         let first = try await ask(again, wronglyAnsweredQuestion)
