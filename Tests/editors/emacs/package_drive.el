@@ -7,40 +7,14 @@
 
 (require 'json)
 (require 'cl-lib)
+(load (expand-file-name "harness.el" (file-name-directory (or load-file-name buffer-file-name))) nil t)
 
-(defvar snippets-test-client (getenv "SNIPPETS_TEST_CLIENT"))
 (defvar snippets-test-library (getenv "SNIPPETS_TEST_LIBRARY"))
-(defvar snippets-test-observations nil)
-(defvar snippets-test-stage "start")
-
-(defun snippets-test-write ()
-  (with-temp-file (getenv "SNIPPETS_TEST_RESULT")
-    (insert (json-encode (cons (cons 'stage snippets-test-stage) snippets-test-observations)))))
-
-(defun snippets-test-note (key value)
-  (push (cons key value) snippets-test-observations)
-  (snippets-test-write))
-
-(defun snippets-test-stage (name)
-  (setq snippets-test-stage name)
-  (snippets-test-write))
-
-(defun snippets-test-finish (ok &optional error)
-  (snippets-test-note 'ok (if ok t :json-false))
-  (when error (snippets-test-note 'error (format "%S" error)))
-  (kill-emacs 0))
 
 (defvar snippets-test-messages nil "What the echo area showed, last first.")
 (advice-add 'message :before
             (lambda (format-string &rest args)
               (when format-string (push (apply #'format-message format-string args) snippets-test-messages))))
-
-(defun snippets-test-wait (predicate seconds)
-  "Runs the event loop until PREDICATE holds or SECONDS pass; returns PREDICATE's value."
-  (let ((deadline (+ (float-time) seconds)) value)
-    (while (and (not (setq value (funcall predicate))) (< (float-time) deadline))
-      (accept-process-output nil 0.05))
-    value))
 
 (defun snippets-test-text (&optional buffer)
   (with-current-buffer (or buffer (current-buffer)) (buffer-substring-no-properties (point-min) (point-max))))

@@ -14,34 +14,7 @@
 
 (require 'json)
 (require 'cl-lib)
-
-(defvar snippets-test-client (getenv "SNIPPETS_TEST_CLIENT"))
-(defvar snippets-test-observations nil)
-(defvar snippets-test-stage "start")
-
-(defun snippets-test-write ()
-  (with-temp-file (getenv "SNIPPETS_TEST_RESULT")
-    (insert (json-encode (cons (cons 'stage snippets-test-stage) snippets-test-observations)))))
-
-(defun snippets-test-note (key value)
-  (push (cons key value) snippets-test-observations)
-  (snippets-test-write))
-
-(defun snippets-test-stage (name)
-  (setq snippets-test-stage name)
-  (snippets-test-write))
-
-(defun snippets-test-finish (ok &optional error)
-  (snippets-test-note 'ok (if ok t :json-false))
-  (when error (snippets-test-note 'error (format "%S" error)))
-  (kill-emacs 0))
-
-(defun snippets-test-wait (predicate seconds)
-  "Runs the event loop until PREDICATE holds or SECONDS pass; returns PREDICATE's value."
-  (let ((deadline (+ (float-time) seconds)) value)
-    (while (and (not (setq value (funcall predicate))) (< (float-time) deadline))
-      (accept-process-output nil 0.02))
-    value))
+(load (expand-file-name "harness.el" (file-name-directory (or load-file-name buffer-file-name))) nil t)
 
 (defun snippets-test-pause (seconds)
   "Lets SECONDS pass with the event loop running, as between a person's keys."
