@@ -49,16 +49,24 @@ def emacs_or_skip() -> str:
     return emacs
 
 
-@pytest.mark.parametrize("client", ["eglot", "lsp-mode"])
-def test_the_readme_setup_completes_asks_and_saves(tmp_path: pathlib.Path, client: str):
+def run_readme_setup(
+    tmp_path: pathlib.Path, client: str, *, library_files: dict[str, str], note_name: str, driver: str,
+    driver_env: dict[str, str] | None = None, time_limit: int = 120,
+) -> tuple[dict, str, bool, pathlib.Path]:
+    """Batch Emacs set up by the README's block for `client`, word for word, in a fresh home whose library
+    (~/.config/snippets) holds `library_files`, with an empty note `note_name` to open, running `driver` (an .el file
+    here). `driver_env`: more environment for the driver, each value a path inside the library. Returns the driver's
+    observations, a context for assertion messages (the observations and Emacs's output), whether Emacs hung, and
+    the library folder."""
     emacs = emacs_or_skip()
     home = tmp_path / "home"
     library = home / ".config" / "snippets"
     library.mkdir(parents=True)
-    (library / "work.code-snippets").write_text(LIBRARY, encoding="utf-8")
+    for name, text in library_files.items():
+        (library / name).write_text(text, encoding="utf-8")
     work = tmp_path / "work"
     work.mkdir()
-    note = work / "note.txt"
+    note = work / note_name
     note.write_text("", encoding="utf-8")
     setup = tmp_path / "setup.el"
     # Word for word: lsp-mode must not ask "is not part of any project" (stdin is closed, so a question fails).
@@ -70,22 +78,32 @@ def test_the_readme_setup_completes_asks_and_saves(tmp_path: pathlib.Path, clien
         "PATH": str(pathlib.Path(server_binary()).parent) + os.pathsep + os.environ.get("PATH", ""),
         "SNIPPETS_TEST_CLIENT": client,
         "SNIPPETS_TEST_FILE": str(note),
-        "SNIPPETS_TEST_SAVED": str(library / "saved.code-snippets"),
         "SNIPPETS_TEST_RESULT": str(result_path),
+        **{name: str(library / relative) for name, relative in (driver_env or {}).items()},
     }
     env.pop("SNIPPETS_LIBRARY", None)
     # --batch skips the init file; the packages Debian installed are activated as at a normal start-up.
     # The README's install step: editors/emacs on the load-path.
     command = [emacs, "--batch", "--eval", "(package-activate-all)", "-L", str(PACKAGE_DIR), "-l", str(setup),
-               "-l", str(HERE / "drive.el")]
+               "-l", str(HERE / driver)]
+    hung = False
     try:
-        run = subprocess.run(command, cwd=work, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+        run = subprocess.run(command, cwd=work, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=time_limit)
         output = run.stdout.decode(errors="replace") + run.stderr.decode(errors="replace")
     except subprocess.TimeoutExpired as error:
-        output = f"emacs did not exit within 120 s: {error}"
+        hung = True
+        output = f"emacs did not exit within {time_limit} s: {error}"
     assert result_path.exists(), f"emacs wrote no result\n{output[-6000:]}"
     result = json.loads(result_path.read_text(encoding="utf-8"))
     context = json.dumps(result, indent=1, ensure_ascii=False) + "\n--- emacs output ---\n" + output[-6000:]
+    return result, context, hung, library
+
+
+@pytest.mark.parametrize("client", ["eglot", "lsp-mode"])
+def test_the_readme_setup_completes_asks_and_saves(tmp_path: pathlib.Path, client: str):
+    result, context, _, library = run_readme_setup(
+        tmp_path, client, library_files={"work.code-snippets": LIBRARY}, note_name="note.txt", driver="drive.el",
+        driver_env={"SNIPPETS_TEST_SAVED": "saved.code-snippets"})
     assert result["ok"] is True, context
     assert result["yas-minor-mode"] is True, context
     # Completion as you type: company is on with completion-at-point, and typing a trigger popped its menu up.

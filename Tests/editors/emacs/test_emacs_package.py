@@ -16,7 +16,7 @@ import subprocess
 import pytest
 
 from lspkit import server_binary
-from test_emacs import PACKAGE_DIR, readme_blocks
+from test_emacs import PACKAGE_DIR, emacs_or_skip, run_readme_setup
 
 HERE = pathlib.Path(__file__).resolve().parent
 # A hang (the lsp-mode freeze) is cut off here; each stage is recorded as it starts, so the failure names it.
@@ -39,12 +39,6 @@ LIBRARY = """{
 }
 """
 
-
-def emacs_or_skip() -> str:
-    emacs = shutil.which("emacs")
-    if emacs is None:
-        pytest.skip("emacs is not installed (make emacs-deps installs it from Debian; apt-get was not available)")
-    return emacs
 
 
 def test_the_package_byte_compiles_without_warnings(tmp_path: pathlib.Path):
@@ -124,41 +118,9 @@ def test_doctor_shows_the_servers_report_for_the_packages_settings(tmp_path: pat
 
 @pytest.mark.parametrize("client", ["eglot", "lsp-mode"])
 def test_the_package_asks_inserts_saves_and_sees_library_edits(tmp_path: pathlib.Path, client: str):
-    emacs = emacs_or_skip()
-    home = tmp_path / "home"
-    library = home / ".config" / "snippets"
-    library.mkdir(parents=True)
-    (library / "work.code-snippets").write_text(LIBRARY, encoding="utf-8")
-    work = tmp_path / "work"
-    work.mkdir()
-    note = work / "note.md"
-    note.write_text("", encoding="utf-8")
-    setup = tmp_path / "setup.el"
-    setup.write_text(readme_blocks()[client], encoding="utf-8")
-    result_path = tmp_path / "result.json"
-    env = {
-        **os.environ,
-        "HOME": str(home),
-        "PATH": str(pathlib.Path(server_binary()).parent) + os.pathsep + os.environ.get("PATH", ""),
-        "SNIPPETS_TEST_CLIENT": client,
-        "SNIPPETS_TEST_FILE": str(note),
-        "SNIPPETS_TEST_LIBRARY": str(library),
-        "SNIPPETS_TEST_RESULT": str(result_path),
-    }
-    env.pop("SNIPPETS_LIBRARY", None)
-    command = [emacs, "--batch", "--eval", "(package-activate-all)", "-L", str(PACKAGE_DIR), "-l", str(setup),
-               "-l", str(HERE / "package_drive.el")]
-    hung = False
-    try:
-        run = subprocess.run(command, cwd=work, env=env, stdin=subprocess.DEVNULL, capture_output=True,
-                             timeout=TIME_LIMIT_S)
-        output = run.stdout.decode(errors="replace") + run.stderr.decode(errors="replace")
-    except subprocess.TimeoutExpired as error:
-        hung = True
-        output = f"emacs did not exit within {TIME_LIMIT_S} s: {error}"
-    assert result_path.exists(), f"emacs wrote no result\n{output[-6000:]}"
-    result = json.loads(result_path.read_text(encoding="utf-8"))
-    context = json.dumps(result, indent=1, ensure_ascii=False) + "\n--- emacs output ---\n" + output[-6000:]
+    result, context, hung, library = run_readme_setup(
+        tmp_path, client, library_files={"work.code-snippets": LIBRARY}, note_name="note.md", driver="package_drive.el",
+        driver_env={"SNIPPETS_TEST_LIBRARY": ""}, time_limit=TIME_LIMIT_S)
     assert not hung, f"Emacs hung at stage {result['stage']!r}\n{context}"
     assert result.get("ok") is True, context
     assert result["major-mode"] == "markdown-mode", context

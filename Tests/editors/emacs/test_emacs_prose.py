@@ -6,14 +6,11 @@ with or without the menu and for a two-letter trigger too; TAB after an ordinary
 from __future__ import annotations
 
 import json
-import os
 import pathlib
-import subprocess
 
 import pytest
 
-from lspkit import server_binary
-from test_emacs import emacs_or_skip, readme_blocks
+from test_emacs import run_readme_setup
 
 HERE = pathlib.Path(__file__).resolve().parent
 
@@ -45,37 +42,9 @@ EXPANDED = {
 
 @pytest.mark.parametrize("client", ["eglot", "lsp-mode"])
 def test_prose_keys_in_the_readme_setup(tmp_path: pathlib.Path, client: str):
-    emacs = emacs_or_skip()
-    home = tmp_path / "home"
-    library = home / ".config" / "snippets"
-    library.mkdir(parents=True)
-    (library / "mail.code-snippets").write_text(json.dumps(LIBRARY, indent=2), encoding="utf-8")
-    work = tmp_path / "work"
-    work.mkdir()
-    note = work / "note.txt"
-    note.write_text("", encoding="utf-8")
-    setup = tmp_path / "setup.el"
-    setup.write_text(readme_blocks()[client], encoding="utf-8")
-    result_path = tmp_path / "result.json"
-    env = {
-        **os.environ,
-        "HOME": str(home),
-        "PATH": str(pathlib.Path(server_binary()).parent) + os.pathsep + os.environ.get("PATH", ""),
-        "SNIPPETS_TEST_CLIENT": client,
-        "SNIPPETS_TEST_FILE": str(note),
-        "SNIPPETS_TEST_RESULT": str(result_path),
-    }
-    env.pop("SNIPPETS_LIBRARY", None)
-    command = [emacs, "--batch", "--eval", "(package-activate-all)", "-L", str(HERE.parents[2] / "editors" / "emacs"),
-               "-l", str(setup), "-l", str(HERE / "prose_drive.el")]
-    try:
-        run = subprocess.run(command, cwd=work, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=240)
-        output = run.stdout.decode(errors="replace") + run.stderr.decode(errors="replace")
-    except subprocess.TimeoutExpired as error:
-        output = f"emacs did not exit within 240 s: {error}"
-    assert result_path.exists(), f"emacs wrote no result\n{output[-6000:]}"
-    result = json.loads(result_path.read_text(encoding="utf-8"))
-    context = json.dumps(result, indent=1, ensure_ascii=False) + "\n--- emacs output ---\n" + output[-6000:]
+    result, context, _, _ = run_readme_setup(
+        tmp_path, client, library_files={"mail.code-snippets": json.dumps(LIBRARY, indent=2)}, note_name="note.txt",
+        driver="prose_drive.el", time_limit=240)
     assert result.get("ok") is True, context
     assert result["company-mode"] is True, context
 
