@@ -88,30 +88,16 @@ public final class MeaningService: @unchecked Sendable {
     /// by later calls, from the cache. Saves the cache when anything was encoded.
     @discardableResult
     public func embedNow(library: SnippetLibrary, facts: AskLibraryFacts, budget: Duration? = nil) -> Int {
-        let embedder: any SentenceEmbedder
-        do { embedder = try self.embedder() } catch {
-            facts.meaning.turnOff(because: MeaningSetup.unreadable(encoderPath, error))
-            return 0
-        }
-        let vectors = vectors(of: embedder)
-        let before = vectors.count
         // The budget is for encoding: it starts at the first batch, after the texts are read.
         var deadline: ContinuousClock.Instant?
-        var keys = Set<String>()
-        let encoded = MeaningEmbedding.run(
-            library: library, facts: facts, embedder: embedder, vectors: vectors,
-            shouldStop: {
-                guard let budget else { return false }
-                guard let deadline else {
-                    deadline = .now + budget
-                    return false
-                }
-                return ContinuousClock.now >= deadline
-            },
-            keyed: { keys.insert($0) })
-        if facts.meaning.status.state == .ready { calibrate(library, facts: facts, embedder: embedder, vectors: vectors) }
-        if vectors.count != before { save(vectors, of: embedder, keeping: keys, library: library) }
-        return encoded
+        return embed(library, facts: facts) {
+            guard let budget else { return false }
+            guard let deadline else {
+                deadline = .now + budget
+                return false
+            }
+            return ContinuousClock.now >= deadline
+        }
     }
 
     /// Embeds `snapshot` on a thread of its own at low priority, stopping if a newer snapshot is given first.
@@ -126,27 +112,43 @@ public final class MeaningService: @unchecked Sendable {
         let thread = Thread { [self] in
             Self.lowerPriority()
             let facts = snapshot.askFacts
-            let embedder: any SentenceEmbedder
-            do { embedder = try self.embedder() } catch {
-                facts.meaning.turnOff(because: MeaningSetup.unreadable(encoderPath, error))
-                return
-            }
-            let vectors = vectors(of: embedder)
-            let before = vectors.count
             let stopped = { self.lock.withLock { self.generation != mine } }
-            var keys = Set<String>()
-            _ = MeaningEmbedding.run(
-                library: snapshot.library, facts: facts, embedder: embedder, vectors: vectors, shouldStop: stopped,
-                progress: { done, total in progress(done, total, false) }, keyed: { keys.insert($0) })
+            embed(
+                snapshot.library, facts: facts, shouldStop: stopped, abandonsWhenStopped: true,
+                progress: { done, total in progress(done, total, false) })
             guard !stopped() else { return }
-            calibrate(snapshot.library, facts: facts, embedder: embedder, vectors: vectors)
             let status = facts.meaning.status
             progress(status.embedded, status.total, true)
-            if vectors.count != before { save(vectors, of: embedder, keeping: keys, library: snapshot.library) }
         }
         thread.name = "snippets-lsp meaning"
         thread.stackSize = 4 << 20
         thread.start()
+    }
+
+    /// What `embedNow` and `embedInBackground` share: embeds what the cache lacks of `library` into `facts` until
+    /// `shouldStop`, calibrates once every snippet has a vector, and saves the cache when anything was encoded.
+    /// `abandonsWhenStopped`: a run stopped for a newer snapshot neither calibrates nor saves. An encoder file that
+    /// cannot be read turns meaning off with the reason.
+    @discardableResult
+    private func embed(
+        _ library: SnippetLibrary, facts: AskLibraryFacts, shouldStop: () -> Bool, abandonsWhenStopped: Bool = false,
+        progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) -> Int {
+        let embedder: any SentenceEmbedder
+        do { embedder = try self.embedder() } catch {
+            facts.meaning.turnOff(because: MeaningSetup.unreadable(encoderPath, error))
+            return 0
+        }
+        let vectors = vectors(of: embedder)
+        let before = vectors.count
+        var keys = Set<String>()
+        let encoded = MeaningEmbedding.run(
+            library: library, facts: facts, embedder: embedder, vectors: vectors, shouldStop: shouldStop, progress: progress,
+            keyed: { keys.insert($0) })
+        if abandonsWhenStopped && shouldStop() { return encoded }
+        if facts.meaning.status.state == .ready { calibrate(library, facts: facts, embedder: embedder, vectors: vectors) }
+        if vectors.count != before { save(vectors, of: embedder, keeping: keys, library: library) }
+        return encoded
     }
 
     /// Sets `facts`' thresholds: those kept for this library revision (`MeaningCalibration.fingerprint`), else a new
