@@ -201,11 +201,6 @@ struct SnippetBodyParser {
     private mutating func parseBraced(start: Int) -> SnippetElement? {
         let problemMark = problems.count
         index = start + 2
-        guard depth < Self.maximumDepth else {
-            return fail(
-                start: start, problemMark: problemMark, code: .nestingTooDeep,
-                "Placeholders nest more than \(Self.maximumDepth) levels deep; the rest is inserted as literal text.")
-        }
         guard let first = unit(at: index) else {
             return fail(
                 start: start, problemMark: problemMark, code: .unterminatedPlaceholder,
@@ -236,6 +231,7 @@ struct SnippetBodyParser {
             index += 1
             return .tabstop(number)
         case SnippetASCII.colon:
+            guard depth < Self.maximumDepth else { return failTooDeep(start: start, problemMark: problemMark) }
             index += 1
             guard let children = parseChildren() else {
                 return fail(
@@ -286,6 +282,7 @@ struct SnippetBodyParser {
             checkVariableName(name, at: start)
             return .variable(name, default: nil)
         case SnippetASCII.colon:
+            guard depth < Self.maximumDepth else { return failTooDeep(start: start, problemMark: problemMark) }
             index += 1
             checkVariableName(name, at: start)
             guard let children = parseChildren() else {
@@ -316,6 +313,16 @@ struct SnippetBodyParser {
                 "'${\(name)' must be followed by '}', ':' or '/', so it is inserted as literal text; "
                     + "write '\\${' to say so.")
         }
+    }
+
+    /// Fails a construct that would open children (`${N:` or `${name:`) past `maximumDepth`. Only constructs
+    /// with children are capped: a `${7}`, a choice or a transform nests nothing, and capping it too would read
+    /// `${7}` as text at depth 64 where `$7` is a tabstop, so what is sent to an editor would not read back as the
+    /// same tree.
+    private mutating func failTooDeep(start: Int, problemMark: Int) -> SnippetElement? {
+        fail(
+            start: start, problemMark: problemMark, code: .nestingTooDeep,
+            "Placeholders nest more than \(Self.maximumDepth) levels deep; the rest is inserted as literal text.")
     }
 
     /// Elements up to the closing `}` (consumed), or nil at the end of the body.
