@@ -13,7 +13,7 @@ M.defaults = {
   filetypes = nil,
   -- Files that mark a workspace root (its .vscode/*.code-snippets are project snippets).
   root_markers = { '.git', '.vscode' },
-  -- Server settings (see the README): libraries, maxCompletionItems, resolveVariables, askMarker, saveTo.
+  -- Server settings (see docs/settings.md): libraries, maxCompletionItems, resolveVariables, askMarker, saveTo.
   settings = {},
   -- Keys in the answer window.
   keys = { insert = '<CR>', definition = 'gd', close = 'q', save = 's' },
