@@ -67,6 +67,7 @@ test: build swift-test e2e vscode-test eval fuzz-smoke model-test ## THE test co
 # the whole suite on two cores their seconds of loading left other tests' servers without a reply for 10 s.
 swift-test: build-deps git-tool encoder ## All Swift tests (Swift Testing and XCTest).
 	$(ENCODER) install .build/debug
+	SWIFT=$(SWIFT) scripts/build-tests.sh
 	$(SWIFT) test --skip LinearReaderTests
 	$(SWIFT) test --skip-build --filter LinearReaderTests
 

@@ -146,13 +146,13 @@ import Testing
         #expect(SnippetBody.parse(tabstop.lspText()).body == tabstop)
     }
 
-    @Test func choiceOnTheFinalTabstopFollowsVSCode() {
+    @Test func choiceOnTheFinalTabstopFollowsVSCode() throws {
         let body = "${0|a,b|}"
         let parse = SnippetBody.parse(body)
         #expect(parse.body.elements == [.text(body)])
-        let problem = try? #require(parse.problems.first)
-        #expect(problem?.code == DiagnosticCode.choiceOnFinalTabstop)
-        #expect(problem?.message.contains("VS Code") == true)
+        let problem = try #require(parse.problems.first)
+        #expect(problem.code == DiagnosticCode.choiceOnFinalTabstop)
+        #expect(problem.message.contains("VS Code"))
         let rendered = Self.render(body)
         #expect(rendered.plain == body)
         #expect(rendered.vscode == #"\${0|a,b|\}"#)

@@ -49,11 +49,13 @@ import Testing
 
     @Test(arguments: [
         // `.int` only for the text's exact value (Foundation rounded through Double: 9007199254740992, Int.min, 0).
+        // The doubles are written as the values the texts round to (-2^63; 12345678901234567168), so the literals
+        // are exact.
         ("9007199254740993.0", JSONValue.int(9_007_199_254_740_993)), ("5.0", .int(5)), ("1e2", .int(100)),
         ("-1.50e1", .int(-15)), ("0.0e5", .int(0)), ("9223372036854775807.0", .int(Int.max)),
-        ("-9223372036854775809", .double(-9_223_372_036_854_775_809)), ("1e-400", .double(0)),
+        ("-9223372036854775809", .double(-0x1p63)), ("1e-400", .double(0)),
         ("9223372036854775808.0", .double(9_223_372_036_854_775_808)), ("1.5", .double(1.5)),
-        ("12345678901234567890e0", .double(12_345_678_901_234_567_890)),
+        ("12345678901234567890e0", .double(12_345_678_901_234_567_168)),
     ])
     func readsAnIntegerOnlyWhenTheTextIsExactlyOne(input: String, expected: JSONValue) throws {
         #expect(try JSONValue.parse(Array(input.utf8)) == expected)
