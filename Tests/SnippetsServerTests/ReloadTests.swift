@@ -62,6 +62,29 @@ struct ReloadTests {
         #expect(try await labels(client, typing: "wor") == ["world"])
     }
 
+    /// The first walk of the library's files (a stat of each, 45 ms with all the shared corpora) runs in the
+    /// background: `initialized` and the first completion never wait for it. The walk here is held until the
+    /// completion was answered, so the order of events, not a clock, shows which waited.
+    @Test func theFirstCompletionDoesNotWaitForTheFirstWalkOfTheLibrary() async throws {
+        let library = TestLibrary([makeFile([makeSnippet("Hello", triggers: ["hello"], body: "hello()")])])
+        let walk = Gate()
+        let client = TestClient(library: library, polling: true) { configuration in
+            let stamps = configuration.libraryStamps
+            configuration.libraryStamps = { paths in
+                walk.waitUntilOpen(atMost: .seconds(60))
+                return stamps?(paths) ?? [:]
+            }
+        }
+        try await client.initialize()
+        #expect(try await labels(client, typing: "hel") == ["hello"])
+        // An edit made before the held walk runs is in the walk's first stamps, so no later walk differs from them:
+        // it counts because the file was modified after the load in service began.
+        library.put(makeFile([makeSnippet("World", triggers: ["world"], body: "world()")], uri: "file:///lib/more.code-snippets"))
+        walk.open()
+        try await client.nextLoad()
+        #expect(try await labels(client, typing: "wor") == ["world"])
+    }
+
     /// eglot 1.9 and lsp-mode 8.0 declare `didChangeWatchedFiles.dynamicRegistration` and accept the registration,
     /// but watch only their project's folders: a library outside the workspace is checked periodically as well, so
     /// an edit counts without `M-x eglot-reconnect`.

@@ -10,6 +10,8 @@ final class TestLibrary: Sendable {
     // Guarded by `lock`; only touched inside `withLock`.
     nonisolated(unsafe) private var files: [String: SnippetFile] = [:]
     nonisolated(unsafe) private var version = 0
+    /// When each file was last put, as a disk's modification time (files given at creation: long ago).
+    nonisolated(unsafe) private var modified: [String: Date] = [:]
     nonisolated(unsafe) private var delay: Duration = .zero
     nonisolated(unsafe) private var loadedPaths: [[String]] = []
 
@@ -17,10 +19,11 @@ final class TestLibrary: Sendable {
         for file in files { self.files[file.uri] = file }
     }
 
-    /// Replaces (or adds) a file and bumps the stamps the periodic check sees.
+    /// Replaces (or adds) a file and bumps the stamps the periodic check sees, modified now as on a disk.
     func put(_ file: SnippetFile) {
         lock.withLock {
             files[file.uri] = file
+            modified[file.uri] = Date()
             version += 1
         }
     }
@@ -44,7 +47,7 @@ final class TestLibrary: Sendable {
 
     func stamps(_ paths: [String]) -> [String: FileStamp] {
         lock.withLock {
-            Dictionary(uniqueKeysWithValues: files.keys.map { ($0, FileStamp(size: version, modified: .distantPast)) })
+            Dictionary(uniqueKeysWithValues: files.keys.map { ($0, FileStamp(size: version, modified: modified[$0] ?? .distantPast)) })
         }
     }
 }

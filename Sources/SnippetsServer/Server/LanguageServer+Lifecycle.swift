@@ -116,9 +116,10 @@ extension LanguageServer {
         settings = newSettings
         for problem in problems { connection.showMessage(problem.message, type: .warning) }
         if librariesChanged {
+            // The reload first: the watcher then counts only edits made after it began.
             await library.select(selection)
-            await startWatching()
             await library.scheduleReload()
+            await startWatching()
         } else {
             scheduleQualification(of: await library.snapshot)
         }
@@ -162,8 +163,8 @@ extension LanguageServer {
             workspaceFolders.append(folder)
         }
         await library.select(selection)
-        await startWatching()
         await library.scheduleReload()
+        await startWatching()
     }
 
     /// Watches the library: through the client's file watcher when it can register one, and by a cheap periodic

@@ -24,6 +24,8 @@ actor LibraryService {
         var started = 0
         /// Runs whose snapshot is installed and handled.
         var finished = 0
+        /// When the last run began (the wall clock file modification times are read in), nil before the first.
+        var lastBegan: Date?
     }
 
     /// Someone waiting for a snapshot.
@@ -78,6 +80,7 @@ actor LibraryService {
             return
         }
         loading.started += 1
+        loading.lastBegan = Date()
         let layers = selection.layers
         let workspaceRoots = selection.workspaceFolders
         let loader = configuration.loadLibrary
@@ -203,18 +206,25 @@ actor LibraryService {
 
     /// Checks `roots` (sizes and modification times) every `pollInterval`, reloading on a change, instead of any
     /// earlier check; none for no roots or without `ServerConfiguration.libraryStamps`.
+    ///
+    /// Every walk runs in the background, the first included: `initialized` and the first completion never wait
+    /// for a stat of every library file (45 ms with all the shared corpora). A file modified after the last load
+    /// began counts as a change when the first walk finds it, so an edit made while the first walk runs (or
+    /// between that load's reading and this call) is not taken for the state the snapshot holds.
     func watch(_ roots: [String]) {
         stopWatching()
         guard !roots.isEmpty, let stamps = configuration.libraryStamps else { return }
         let interval = configuration.pollInterval
-        // Taken now, not in the task: an edit made right after `initialized` must count as a change.
-        let initial = stamps(roots)
+        let loadBegan = loading.lastBegan
         watcherTask = Task.detached(priority: .utility) { [weak self] in
-            var last = initial
+            var last = await Self.offCooperativeThreads { stamps(roots) }
+            if let loadBegan, last.values.contains(where: { $0.modified >= loadBegan }) {
+                await self?.scheduleReload()
+            }
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
                 if Task.isCancelled { return }
-                let current = stamps(roots)
+                let current = await Self.offCooperativeThreads { stamps(roots) }
                 if current != last {
                     last = current
                     await self?.scheduleReload()
