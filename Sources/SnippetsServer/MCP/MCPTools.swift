@@ -18,27 +18,35 @@ struct MCPTools: Sendable {
     /// The longest body `save_snippet` takes (the loader reads files up to its own limit; this keeps one call small).
     static let bodyLength = 256 * 1024
 
+    /// A tool: what `tools/list` shows of it and what runs it.
+    private struct Entry: Sendable {
+        let tool: MCP.Tool
+        let run: @Sendable (MCPTools, [String: JSONValue]) async throws -> MCP.CallToolResult
+    }
+
+    /// Every tool, once: a new tool is its declaration and one line here. There is no fallback arm, so a name
+    /// that is listed always runs its own code.
+    private static let registry: [Entry] = [
+        Entry(tool: searchTool) { try await $0.search($1) },
+        Entry(tool: askTool) { try await $0.ask($1) },
+        Entry(tool: getTool) { try await $0.get($1) },
+        Entry(tool: saveTool) { try await $0.save($1) },
+    ]
+
     /// The tools listed: `save_snippet` only when saving is allowed.
     var tools: [MCP.Tool] {
-        var tools = [Self.searchTool, Self.askTool, Self.getTool]
-        if options.allowsSave { tools.append(Self.saveTool) }
-        return tools
+        Self.registry.map(\.tool).filter { $0.name != Self.saveTool.name || options.allowsSave }
     }
 
     /// Calls `name`. An unknown name is a protocol error (-32602, naming it); arguments that do not fit and a
     /// library that cannot answer are tool execution errors, as MCP says, so the agent reads what to correct.
     func call(_ name: String, arguments: [String: JSONValue]) async throws -> MCP.CallToolResult {
-        guard tools.contains(where: { $0.name == name }) else {
+        guard tools.contains(where: { $0.name == name }), let entry = Self.registry.first(where: { $0.tool.name == name }) else {
             let hint = name == Self.saveTool.name ? " (saving is off: start `snippets-lsp mcp --allow-save` to allow it)" : ""
             throw ResponseError.invalidParams("Unknown tool: '\(MCPToolArguments.shortened(name))'\(hint); the tools are \(tools.map { "'\($0.name)'" }.listed(conjunction: "and"))")
         }
         do {
-            switch name {
-            case Self.searchTool.name: return try await search(arguments)
-            case Self.askTool.name: return try await ask(arguments)
-            case Self.getTool.name: return try await get(arguments)
-            default: return try await save(arguments)
-            }
+            return try await entry.run(self, arguments)
         } catch let problem as MCPToolArguments.Problem {
             return .error(problem.description)
         } catch let refusal as ResponseError where refusal.code != ResponseError.requestCancelled.code {
