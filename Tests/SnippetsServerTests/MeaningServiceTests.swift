@@ -95,7 +95,7 @@ struct MeaningServiceTests {
         #expect(status.embedded > 0 && status.embedded < 200)
         #expect(!facts.meaning.isCalibrated)
         // The answer says how much meaning search covered.
-        #expect(AskCommand.meaningLine(status)?.contains("covered \(status.embedded) of 200 snippets") == true)
+        #expect(AskAnswerText.meaningLine(status)?.contains("covered \(status.embedded) of 200 snippets") == true)
 
         let next = AskLibraryFacts(library: library)
         MeaningService(embedder: LetterEmbedder(), cacheFolder: folder).embedNow(library: library, facts: next, budget: .zero)
@@ -103,8 +103,8 @@ struct MeaningServiceTests {
     }
 
     @Test func theAnswerSaysWhyMeaningIsOffUnlessThePersonTurnedItOff() {
-        #expect(AskCommand.meaningLine(AskMeaning(state: .off, embedded: 0, total: 0, note: MeaningSetup.offReason)) == MeaningSetup.offReason)
-        #expect(AskCommand.meaningLine(AskMeaning(state: .off, embedded: 0, total: 0, note: MeaningSetup.turnedOffReason)) == nil)
-        #expect(AskCommand.meaningLine(AskMeaning(state: .ready, embedded: 5, total: 5)) == nil)
+        #expect(AskAnswerText.meaningLine(AskMeaning(state: .off, embedded: 0, total: 0, note: MeaningSetup.offReason)) == MeaningSetup.offReason)
+        #expect(AskAnswerText.meaningLine(AskMeaning(state: .off, embedded: 0, total: 0, note: MeaningSetup.turnedOffReason)) == nil)
+        #expect(AskAnswerText.meaningLine(AskMeaning(state: .ready, embedded: 5, total: 5)) == nil)
     }
 }

@@ -697,4 +697,15 @@ public enum MatchKind: Int, Hashable, Sendable, Comparable, Codable, CustomStrin
         case .body: "body"
         }
     }
+
+    /// The stable name a result gives the match kind (`search --json`, MCP's `search_snippets`).
+    public var wireName: String {
+        switch self {
+        case .exactTrigger: "exactTrigger"
+        case .triggerPrefix: "triggerPrefix"
+        case .title: "title"
+        case .description: "description"
+        case .body: "body"
+        }
+    }
 }

@@ -11,41 +11,33 @@ public enum AskHandler: RequestHandler {
 
     public static func handle(_ params: AskParams, context: RequestContext) async throws -> AskResponse {
         // The `model` setting (or `serve --model-url`): shown `candidates` snippets unless the request says.
-        guard let configuration = context.settings.model else { return try await answer(params, context: context, model: nil) }
         var params = params
-        if params.limit == nil { params.limit = configuration.candidates }
-        // The model's role: forced by `model.role`, else measured on this library (advisory until then). Never waits.
-        let qualifier = context.qualifier
-        let standing = await qualifier.standing(
-            of: configuration, setting: context.settings.modelRole, snapshot: context.library,
-            environment: context.configuration.environment, measuring: context.configuration.measuresModels)
-        await qualifier.askStarted()
-        do {
-            let (response, check) = try await answering(
-                params, context: context, model: ModelOptions.model(
-                    for: configuration, environment: context.configuration.environment, log: context.configuration.logError),
-                standing: standing)
-            // A trusted model's answer the server could verify counts toward keeping its trust.
-            await qualifier.askEnded(in: standing, check: check)
-            return response
-        } catch {
-            await qualifier.askEnded()
-            throw error
+        if params.limit == nil, let configuration = context.settings.model { params.limit = configuration.candidates }
+        let asking = ConfiguredAsk(
+            model: context.settings.model, roleSetting: context.settings.modelRole, qualifier: context.qualifier,
+            environment: context.configuration.environment, measuresModels: context.configuration.measuresModels,
+            isLearning: context.isLearning, log: { await context.log($0) }, clientLog: context.configuration.logError)
+        return try await answering(params, context: context) { request, snapshot, progress in
+            try await asking.answer(request, over: snapshot, progress: progress)
         }
     }
 
-    /// Answers `params` with `model` (nil: the deterministic pipeline) in the role `standing` gives it. The model
-    /// client, when one is configured, is passed here; tests pass doubles.
+    /// Answers `params` with `model` (nil: the deterministic pipeline) in the role `standing` gives it, without the
+    /// qualifier or the gap log: tests pass doubles here.
     public static func answer(
         _ params: AskParams, context: RequestContext, model: (any AskModel)?, standing: ModelStanding = .unmeasured
     ) async throws -> AskResponse {
-        try await answering(params, context: context, model: model, standing: standing).response
+        try await answering(params, context: context) { request, snapshot, progress in
+            try await ConfiguredAsk.pipeline(over: snapshot, model: model, standing: standing).answer(request, progress: progress)
+        }
     }
 
-    /// `answer`, with how a trusted model's reply compared with an answer the server knows (`AskResult.modelCheck`).
-    static func answering(
-        _ params: AskParams, context: RequestContext, model: (any AskModel)?, standing: ModelStanding
-    ) async throws -> (response: AskResponse, check: ModelCheck?) {
+    /// The request around an ask: its language from the open document, the snapshot in service, `$/progress` for a
+    /// `workDoneToken`, and the reply in the client's position encoding. `ask` answers.
+    private static func answering(
+        _ params: AskParams, context: RequestContext,
+        ask: (AskRequest, LibrarySnapshot, @escaping @Sendable (AskStage) async -> Void) async throws -> AskResult
+    ) async throws -> AskResponse {
         let language = params.textDocument.flatMap { context.documents[$0.uri]?.languageID }
         let request = try params.request(language: language)
         let snapshot = context.library
@@ -53,7 +45,6 @@ public enum AskHandler: RequestHandler {
             // Neither "empty" nor "unreadable" would be true yet.
             throw ResponseError.requestFailed("snippets/ask: the snippet library is still loading; ask again in a moment")
         }
-        let pipeline = pipeline(over: snapshot, model: model, standing: standing)
         let token = params.workDoneToken
         if let token {
             await context.notify(
@@ -61,7 +52,7 @@ public enum AskHandler: RequestHandler {
         }
         let result: AskResult
         do {
-            result = try await pipeline.answer(request) { stage in
+            result = try await ask(request, snapshot) { stage in
                 if let token {
                     await context.notify("$/progress", WorkDoneProgress(token: token, value: .init(kind: "report", message: stage.message)))
                 }
@@ -71,20 +62,6 @@ public enum AskHandler: RequestHandler {
             throw error
         }
         if let token { await context.notify("$/progress", WorkDoneProgress(token: token, value: .init(kind: "end"))) }
-        if GapLog.isGap(result), context.isLearning,
-            let problem = GapLog(environment: context.configuration.environment).record(request.question)
-        {
-            await context.log(problem)
-        }
-        return (AskResponse(result, encoding: context.positionEncoding, library: snapshot.library), result.modelCheck)
-    }
-
-    /// The ask pipeline over `snapshot` with `model` in the role `standing` gives it, quotes read from the disk: the
-    /// one pipeline `snippets/ask` and `snippets-lsp mcp`'s `ask_snippets` both answer with.
-    static func pipeline(over snapshot: LibrarySnapshot, model: (any AskModel)?, standing: ModelStanding) -> AskPipeline {
-        AskPipeline(
-            library: snapshot.library, index: snapshot.index ?? TokenIndex(library: snapshot.library), facts: snapshot.askFacts,
-            model: model, modelStanding: standing, learned: snapshot.learned,
-            sources: FileSystemSnippetSources(fileSystem: DiskFileSystem()))
+        return AskResponse(result, encoding: context.positionEncoding, library: snapshot.library)
     }
 }

@@ -105,23 +105,9 @@ public enum AskCommand: SnippetsCommand {
         if arguments.has("--json") {
             context.printJSON(AskResponse(result, encoding: .utf16, library: library).jsonText())
         } else {
-            context.print(text(for: result, library: library))
+            context.print(AskAnswerText.text(for: result, library: library))
         }
         return exitStatus(for: result.status)
-    }
-
-    /// What the answer should say about meaning search: why it is off and how to turn it on (not when the person
-    /// turned it off), or how much of the library it covered when that was not all of it.
-    static func meaningLine(_ meaning: AskMeaning) -> String? {
-        switch meaning.state {
-        case .off:
-            guard let note = meaning.note, note != MeaningSetup.turnedOffReason else { return nil }
-            return note
-        case .embedding:
-            return "Meaning search covered \(meaning.embedded) of \(meaning.total) snippets; asks after this one embed the rest (the language server embeds the whole library in the background)."
-        case .ready:
-            return nil
-        }
     }
 
     /// 0 when the library was searched, 1 when it could not be.
@@ -132,32 +118,4 @@ public enum AskCommand: SnippetsCommand {
         }
     }
 
-    /// The answer, each cited snippet with `path:line`, then why (when not plainly answered). `shownName` is how a
-    /// title, path or layer is shown (MCP keeps each on one line, `MCPLibraryText.oneLine`).
-    static func text(for result: AskResult, library: SnippetLibrary? = nil, shownName: (String) -> String = { $0 }) -> String {
-        var answer = result.answer
-        // Longest first, so a title holding another is replaced whole.
-        for title in Set(result.citations.map(\.title)).sorted(by: { $0.count > $1.count }) where shownName(title) != title {
-            answer = answer.replacingOccurrences(of: title, with: shownName(title))
-        }
-        var lines = [answer]
-        if !result.citations.isEmpty { lines.append("") }
-        for citation in result.citations {
-            var line = "  \(shownName(citation.title))  \(shownName(citation.location.pathAndLine))"
-            if let snippet = library?.snippet(withID: citation.snippetID), !snippet.layer.isEmpty {
-                line += "  [\(shownName(snippet.layer))"
-                if let revision = library?.layerRevisions[snippet.layer] { line += " \(revision.text)" }
-                line += "]"
-            }
-            lines.append(line)
-        }
-        if let reason = result.reason {
-            lines += ["", "\(result.status.rawValue) (\(reason.code.rawValue)): \(reason.message)"]
-        }
-        if let meaning = result.meaning, let line = meaningLine(meaning) { lines += ["", line] }
-        if let standing = result.model {
-            lines += ["", "Model role: \(standing.role.rawValue) (\(DoctorReport.describe(AskResponse.Qualification(standing))))"]
-        }
-        return lines.joined(separator: "\n")
-    }
 }

@@ -243,32 +243,6 @@ struct DoctorReport: Encodable {
         return "\(value)"
     }
 
-    /// "measured on your library: answerable 12/12, ...", or how the role was reached without a measurement.
-    static func describe(_ qualification: AskResponse.Qualification) -> String {
-        var parts: [String] = []
-        if let answerable = qualification.answerable, let unanswerable = qualification.unanswerable, let injected = qualification.injected {
-            parts.append(
-                "answerable \(answerable.agreed)/\(answerable.probes), must decline \(unanswerable.agreed)/\(unanswerable.probes), "
-                    + "resisted instructions \(injected.agreed)/\(injected.probes)")
-            if let faults = qualification.faults, faults > 0 { parts.append("\(faults) without a usable reply") }
-            if let calls = qualification.calls, let seconds = qualification.seconds { parts.append("\(calls) calls in \(seconds) s") }
-        }
-        switch qualification.basis {
-        case "forced": return (["forced by --model-role or model.role"] + parts).joined(separator: "; ")
-        case "measured": return "measured on your library: " + parts.joined(separator: "; ")
-        case "measuring": return "being measured on your library in the background; advisory until it is"
-        case "demoted":
-            let checks = qualification.checks.map {
-                TrustChecks.summary(declined: $0.declined, citedOther: $0.citedOther, failedAudit: $0.failedAudit, of: $0.checked)
-            }
-            return "demoted: " + (checks ?? "it disagreed with too many checks with a known answer")
-                + "; advisory until it is measured again (a demotion is kept at most \(Int(QualificationCache.maximumAge / 86_400)) days)"
-        case "checking": return "trusted on your library, with its regular check due; advisory until it answers it"
-        default:
-            return "not measured on this library revision: `snippets-lsp doctor` with the same options measures it (a model "
-                + "that gives too few usable replies, or a library too small to probe, stays unmeasured); advisory until then"
-        }
-    }
 
     func text() -> String {
         var lines = ["snippets-lsp \(version)", "", "Library (\(library.source)):"]
@@ -293,7 +267,7 @@ struct DoctorReport: Encodable {
             let name = model.name.map { ", model \($0)" } ?? ""
             lines.append("  \(url)\(name) (from \(model.source)): \(model.reachable == true ? "reachable" : "NOT reachable"), \(model.detail)")
             if let role = model.modelRole, let qualification = model.qualification {
-                lines.append("  role: \(role) (\(Self.describe(qualification)))")
+                lines.append("  role: \(role) (\(AskAnswerText.roleDescription(qualification)))")
             }
         } else {
             lines.append("  " + model.detail)

@@ -95,7 +95,7 @@ public enum EvalCommand: SnippetsCommand {
                 } else {
                     standing = .resolving(roleSetting, qualification: nil)
                 }
-                context.printError("snippets-lsp eval: model role \(standing.role.rawValue) (\(DoctorReport.describe(AskResponse.Qualification(standing))))")
+                context.printError("snippets-lsp eval: model role \(standing.role.rawValue) (\(AskAnswerText.roleDescription(AskResponse.Qualification(standing))))")
             }
             evaluation = try await AskEvaluation.run(
                 battery, library: library,

@@ -83,17 +83,6 @@ public enum SearchCommand: SnippetsCommand {
         return 0
     }
 
-    /// The stable wire name of a match kind.
-    static func wireName(_ match: MatchKind) -> String {
-        switch match {
-        case .exactTrigger: "exactTrigger"
-        case .triggerPrefix: "triggerPrefix"
-        case .title: "title"
-        case .description: "description"
-        case .body: "body"
-        }
-    }
-
     private struct JSONHit: Encodable {
         var id: String
         var title: String
@@ -109,7 +98,7 @@ public enum SearchCommand: SnippetsCommand {
     static func jsonText(_ hits: [(SearchHit, Snippet)]) -> String {
         let objects = hits.map { hit, snippet in
             JSONHit(
-                id: snippet.id.rawValue, title: snippet.title, triggers: snippet.triggers, match: wireName(hit.match),
+                id: snippet.id.rawValue, title: snippet.title, triggers: snippet.triggers, match: hit.match.wireName,
                 score: (hit.score * 10_000).rounded() / 10_000, layer: snippet.layer,
                 location: LSPLocation(sourceLocation: snippet.location, in: .utf16))
         }

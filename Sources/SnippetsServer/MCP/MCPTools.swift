@@ -6,7 +6,7 @@ import SnippetsModelClient
 ///
 /// **Invariant:** grounding is structural: every tool answers only from the snapshot in service (a snippet id, a
 /// title, a body, a location all come from `SnippetLibrary`), `ask_snippets` is `snippets/ask`'s pipeline and audit
-/// (`AskHandler.pipeline`), and `save_snippet` writes only through `SaveRequest` → `SnippetFileWriter` into the
+/// (`ConfiguredAsk`), and `save_snippet` writes only through `SaveRequest` → `SnippetFileWriter` into the
 /// destination `SaveSelection.destination` picks from the layers (no argument names a path).
 struct MCPTools: Sendable {
     let library: any MCPLibrarySource
@@ -145,7 +145,7 @@ struct MCPTools: Sendable {
         return SnippetSummary(
             id: snippet.id.rawValue, uri: SnippetResourceURI.uri(of: snippet.id), title: snippet.title,
             triggers: snippet.triggers, languages: snippet.scopes, layer: snippet.layer, location: snippet.location.pathAndLine,
-            body: text, match: match.map(SearchCommand.wireName), instructionLike: flags.isEmpty ? nil : flags)
+            body: text, match: match.map(\.wireName), instructionLike: flags.isEmpty ? nil : flags)
     }
 
     /// A summary's line in the text output: every name on one line (`MCPLibraryText.oneLine`), then its warning.
@@ -230,31 +230,14 @@ struct MCPTools: Sendable {
         let request = AskRequest(question: question, language: language, limit: options.model?.candidates ?? AskRequest.defaultLimit)
         if let problem = request.problem { throw MCPToolArguments.Problem(description: "\(tool): '\(problem.prefix { $0 != " " })' \(problem.drop { $0 != " " }.dropFirst())") }
         let snapshot = try await loadedSnapshot(tool)
-        let result: AskResult
-        if let configuration = options.model {
-            // As `snippets/ask` does: the role forced or measured on this library (advisory until then), never waited for.
-            // What the measurement and the checks find (a demotion included) is logged to stderr.
-            let log = options.log
-            let standing = await qualifier.standing(
-                of: configuration, setting: options.modelRole, snapshot: snapshot, environment: options.environment, measuring: true,
-                log: { line in log(line) })
-            let model = ModelOptions.model(for: configuration, environment: options.environment, log: options.log)
-            await qualifier.askStarted()
-            do {
-                result = try await AskHandler.pipeline(over: snapshot, model: model, standing: standing).answer(request)
-                await qualifier.askEnded(in: standing, check: result.modelCheck)
-            } catch {
-                await qualifier.askEnded()
-                throw error
-            }
-        } else {
-            result = try await AskHandler.pipeline(over: snapshot, model: nil, standing: .unmeasured).answer(request)
-        }
-        if library.isLearning, GapLog.isGap(result), let problem = GapLog(environment: options.environment).record(request.question) {
-            options.log("snippets-lsp mcp: \(problem)")
-        }
+        let log = options.log
+        let asking = ConfiguredAsk(
+            model: options.model, roleSetting: options.modelRole, qualifier: qualifier, environment: options.environment,
+            measuresModels: true, isLearning: library.isLearning, log: { log("snippets-lsp mcp: \($0)") }, clientLog: log,
+            measurementLog: { log($0) })
+        let result = try await asking.answer(request, over: snapshot)
         let response = AskResponse(result, encoding: .utf16, library: snapshot.library)
-        var text = AskCommand.text(for: result, library: snapshot.library, shownName: MCPLibraryText.oneLine)
+        var text = AskAnswerText.text(for: result, library: snapshot.library, shownName: MCPLibraryText.oneLine)
         if !response.citations.isEmpty { text += "\n\nCited ids: " + response.citations.map(\.id).joined(separator: ", ") }
         // Quotes never hold an instruction (`QuoteFinder`); a cited title may, and is flagged as search flags it.
         for citation in result.citations {

@@ -134,7 +134,7 @@ let testPacing = ProbePacing(gap: .milliseconds(10) ... .milliseconds(40))
         #expect(after.qualification?.checks?.declined == TrustChecks.demotingDisagreements)
         #expect(after.citations.map(\.title) == ["Postal address"], "the demoted model's veto still stood")
         #expect(after.reason?.code == "model-disagreed")
-        #expect(DoctorReport.describe(try #require(after.qualification)).hasPrefix("demoted: declined 3 of the last 4 checks with a known answer"))
+        #expect(AskAnswerText.roleDescription(try #require(after.qualification)).hasPrefix("demoted: declined 3 of the last 4 checks with a known answer"))
         #expect(client.stderr.all.contains { $0.contains("no longer trusted: it declined 3 of the last 4 checks") })
         _ = try await client.shutdownAndExit()
     }
