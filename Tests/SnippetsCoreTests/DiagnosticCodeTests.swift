@@ -34,8 +34,8 @@ import Testing
             "espanso-import-unreadable", "espanso-vars", "espanso-matches", "espanso-match", "espanso-unknown-key",
             "espanso-triggers", "espanso-regex", "espanso-no-trigger", "espanso-replace", "espanso-image",
             "espanso-no-replace", "espanso-undefined-variable", "espanso-variable-loop", "espanso-expansion-limit",
-            "espanso-random", "espanso-match-not-found", "espanso-variable-type", "espanso-date-locale",
-            "espanso-date-unmapped", "espanso-markdown", "espanso-html", "espanso-shell-not-run",
+            "espanso-random", "espanso-match-not-found", "espanso-missing-param", "espanso-variable-type",
+            "espanso-date-locale", "espanso-date-unmapped", "espanso-markdown", "espanso-html", "espanso-shell-not-run",
             "espanso-script-not-run",
             // Learned words (`LearnedWords.load`)
             "learned-syntax", "learned-shape", "learned-too-large", "learned-unreadable", "learned-outside-folder",
