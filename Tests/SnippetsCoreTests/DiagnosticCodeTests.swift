@@ -15,7 +15,7 @@ import Testing
             // Snippet files (the format readers)
             "json-syntax", "wrong-type", "duplicate-key", "duplicate-prefix", "missing-body", "empty-body",
             "unknown-key", "malformed-header", "unexpected-line", "bad-priority", "snippet-override",
-            "backtick-expression", "unterminated-backtick", "more-body-problems",
+            "backtick-expression", "unterminated-backtick", "snipmate-dollar", "more-body-problems",
             // Snippet bodies (`SnippetBody.parse`)
             "unterminated-placeholder", "unterminated-variable", "unterminated-choice", "empty-choice",
             "invalid-transform", "invalid-regex", "backtracking-regex", "choice-on-final-tabstop",

@@ -34,6 +34,8 @@ struct SnipMateBodyConverter {
     private var notes: [(offset: Int, severity: LibraryDiagnostic.Severity, code: DiagnosticCode, message: String)] = []
     /// Open placeholders; each counts the literal `{` opened inside it so that their `}` stay literal.
     private var openPlaceholders: [Int] = []
+    /// Each `$` vim-snipmate would drop (no number or `VISUAL` after it): its index in the body.
+    private var droppedDollars: [Int] = []
 
     private init(source: Source) {
         self.source = source
@@ -60,6 +62,7 @@ struct SnipMateBodyConverter {
         var converter = SnipMateBodyConverter(source: source)
         converter.output.reserveCapacity(capacity + capacity / 8)
         converter.run()
+        converter.noteDroppedDollars()
         return Result(text: String(decoding: converter.output, as: UTF8.self), map: converter.map, notes: converter.notes)
     }
 
@@ -306,8 +309,30 @@ struct SnipMateBodyConverter {
                 }
             }
         }
+        if !isDigit(next), !(next == "{" && (isDigit(scalar(at: index + 2)) || matches("VISUAL", at: index + 2))) {
+            droppedDollars.append(index)
+        }
         emit("\\$", from: offset, verbatim: false)
         return index + 1
+    }
+
+    /// One note per body where vim-snipmate's `parser_var` would drop a `$` (and a `{` after it) that starts no
+    /// tabstop: the server keeps the author's text, which in vim-snippets always means the dollar (`$this`).
+    private mutating func noteDroppedDollars() {
+        guard let first = droppedDollars.first else { return }
+        let dropped = scalar(at: first + 1) == "{" ? 2 : 1
+        var end = first + dropped
+        while isIdentifier(scalar(at: end)), end - first < 24 { end += 1 }
+        // Without a name after it, the next character shows what is left (`$.ajax`, `$(`), unless it starts more.
+        if end == first + dropped, let next = scalar(at: end), !["$", "{", "`", "\\", "\n"].contains(next) { end += 1 }
+        let written = text(first..<end)
+        let left = text((first + dropped)..<end)
+        let others = droppedDollars.count > 1 ? " (\(droppedDollars.count) in this body)" : ""
+        notes.append(
+            (source.offsets[first], .note, .snipmateDollar,
+             "vim-snipmate leaves out a '$' that no tabstop number or VISUAL follows, so '\(written)' inserts "
+                + (left.isEmpty ? "nothing" : "'\(left)'") + " there\(others); it is kept as written here, as the "
+                + "author means the dollar; write '\\$' and both insert it"))
     }
 }
 

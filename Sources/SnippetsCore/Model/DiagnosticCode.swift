@@ -59,6 +59,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable, C
     case backtickExpression = "backtick-expression"
     /// A SnipMate backtick expression that is never closed.
     case unterminatedBacktick = "unterminated-backtick"
+    /// A SnipMate `$` that no number or `VISUAL` follows (`$this`): vim-snipmate drops it, the server keeps it.
+    case snipmateDollar = "snipmate-dollar"
     /// The count of a body's problems past the first 50.
     case moreBodyProblems = "more-body-problems"
 
