@@ -15,7 +15,7 @@ import Testing
             // Snippet files (the format readers)
             "json-syntax", "wrong-type", "duplicate-key", "duplicate-prefix", "missing-body", "empty-body",
             "unknown-key", "malformed-header", "unexpected-line", "bad-priority", "snippet-override",
-            "backtick-expression", "unterminated-backtick", "more-body-problems",
+            "backtick-expression", "unterminated-backtick", "snipmate-dollar", "more-body-problems",
             // Snippet bodies (`SnippetBody.parse`)
             "unterminated-placeholder", "unterminated-variable", "unterminated-choice", "empty-choice",
             "invalid-transform", "invalid-regex", "backtracking-regex", "choice-on-final-tabstop",
@@ -34,8 +34,8 @@ import Testing
             "espanso-import-unreadable", "espanso-vars", "espanso-matches", "espanso-match", "espanso-unknown-key",
             "espanso-triggers", "espanso-regex", "espanso-no-trigger", "espanso-replace", "espanso-image",
             "espanso-no-replace", "espanso-undefined-variable", "espanso-variable-loop", "espanso-expansion-limit",
-            "espanso-random", "espanso-match-not-found", "espanso-variable-type", "espanso-date-locale",
-            "espanso-date-unmapped", "espanso-markdown", "espanso-html", "espanso-shell-not-run",
+            "espanso-random", "espanso-match-not-found", "espanso-missing-param", "espanso-variable-type",
+            "espanso-date-locale", "espanso-date-unmapped", "espanso-markdown", "espanso-html", "espanso-shell-not-run",
             "espanso-script-not-run",
             // Learned words (`LearnedWords.load`)
             "learned-syntax", "learned-shape", "learned-too-large", "learned-unreadable", "learned-outside-folder",

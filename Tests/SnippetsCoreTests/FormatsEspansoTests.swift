@@ -144,7 +144,7 @@ import Testing
                 "68:12 note espanso-regex",
                 "71:17 note espanso-image",
                 "73:15 note espanso-markdown",
-                "75:25 note espanso-undefined-variable",
+                "75:25 warning espanso-undefined-variable",
                 "78:15 note espanso-date-unmapped",
                 "85:5 note espanso-unknown-key",
             ])
@@ -252,6 +252,119 @@ import Testing
         #expect(library.snippets.count == 32)
         #expect(library.snippets.allSatisfy { $0.body.utf8.count <= 2 * EspansoReplacement.maximumBodyBytes })
         #expect(Self.snippet(library, ":self")?.body == "${1:me}")
+    }
+
+    /// Where espanso refuses to expand a match (its renderer returns an error and types nothing), the body keeps a
+    /// placeholder and `check` warns at the line. espanso-render's own cases (espanso/espanso 16e342f):
+    /// `renderer/mod.rs` `missing_variable` (`hello {{var}}` with no variable) and `missing_nested_match`,
+    /// `extension/echo.rs` `missing_echo_parameter`, and `extension/random.rs` `missing_echo_parameter` (a random
+    /// variable without `choices`).
+    @Test func whereEspansoRefusesToExpandCheckWarnsAtTheLine() {
+        let text = """
+            matches:
+              - trigger: ":nope"
+                replace: "hello {{nope}}"
+              - trigger: ":sub"
+                replace: "hello {{var}}"
+                vars:
+                  - name: var
+                    type: match
+                    params:
+                      trigger: ":nested"
+              - trigger: ":echo"
+                replace: "hello {{said}}"
+                vars:
+                  - name: said
+                    type: echo
+              - trigger: ":rand"
+                replace: "hello {{pick}}"
+                vars:
+                  - name: pick
+                    type: random
+                    params:
+                      other: 1
+            """
+        let library = Self.load(["/esp/match/base.yml": text])
+        #expect(Self.snippet(library, ":nope")?.body == "hello ${1:nope}")
+        #expect(Self.snippet(library, ":sub")?.body == "hello ${1:var}")
+        #expect(Self.snippet(library, ":echo")?.body == "hello ${1:said}")
+        #expect(Self.snippet(library, ":rand")?.body == "hello ${1:pick}")
+        #expect(
+            summaries(library.diagnostics) == [
+                "3:21 warning espanso-undefined-variable",
+                "8:15 warning espanso-match-not-found",
+                "15:15 warning espanso-missing-param",
+                "20:15 warning espanso-missing-param",
+            ])
+        #expect(library.diagnostics.allSatisfy { $0.message.contains("espanso refuses to expand") }, "\(library.diagnostics)")
+    }
+
+    /// `\{\{` and `\}\}` lose their backslashes, in a replacement and in a variable's text, and a variable with
+    /// `inject_vars: false` keeps the `{{…}}` in its params as text. espanso-render's own cases (espanso/espanso
+    /// 16e342f, `renderer/mod.rs`): `variable_escape` (`hello \{\{var\}\}` gives `hello {{var}}`),
+    /// `escaped_variable_injection` and `disable_variable_injection` (both give `hello {{first}} two`); the
+    /// unescaping is `unescape_variable_inections` in `renderer/util.rs`.
+    @Test func escapedBracesAndInjectVarsFalseAreTextAsInEspanso() {
+        let text = #"""
+            matches:
+              - trigger: ":esc"
+                replace: 'hello \{\{var\}\}'
+                vars:
+                  - name: var
+                    type: echo
+                    params:
+                      echo: world
+              - trigger: ":inj"
+                replace: "hello {{second}}"
+                vars:
+                  - name: first
+                    type: echo
+                    params:
+                      echo: one
+                  - name: second
+                    type: echo
+                    params:
+                      echo: '\{\{first\}\} two'
+              - trigger: ":off"
+                replace: "hello {{second}}"
+                vars:
+                  - name: first
+                    type: echo
+                    params:
+                      echo: one
+                  - name: second
+                    type: echo
+                    inject_vars: false
+                    params:
+                      echo: "{{first}} two"
+            """#
+        // The hub's k8s package (../shared/corpora/espanso-hub/k8s/package.yml, `bb8s`): a Go template as text.
+        let k8s = #"""
+            matches:
+              - trigger: "bb8s"
+                replace: "-ogo-template='{{var}}'"
+                vars:
+                  - name: var
+                    type: echo
+                    inject_vars: false
+                    params:
+                      echo: "{{ range $k, $val := .data}}{{$k}}={{ $val | base64decode }}{{\"\\n\"}}{{end}}"
+            """#
+        let goTemplate = Self.load(["/esp/match/k8s.yml": k8s])
+        #expect(goTemplate.diagnostics.isEmpty, "\(goTemplate.diagnostics)")
+        #expect(
+            SnippetBody.parse(goTemplate.snippets.first?.body ?? "").body.plainText()
+                == #"-ogo-template='{{ range $k, $val := .data}}{{$k}}={{ $val | base64decode }}{{"\n"}}{{end}}'"#)
+        let library = Self.load(["/esp/match/base.yml": text])
+        #expect(Self.snippet(library, ":esc")?.body == #"hello {{var\}\}"#)
+        #expect(Self.snippet(library, ":inj")?.body == #"hello {{first\}\} two"#)
+        #expect(Self.snippet(library, ":off")?.body == #"hello {{first\}\} two"#)
+        for trigger in [":esc", ":inj", ":off"] {
+            let body = SnippetBody.parse(Self.snippet(library, trigger)?.body ?? "")
+            #expect(body.problems.isEmpty)
+            #expect(body.body.plainText() == (trigger == ":esc" ? "hello {{var}}" : "hello {{first}} two"))
+        }
+        #expect(library.diagnostics.isEmpty, "\(library.diagnostics)")
     }
 
     /// One case of espanso's own tests (`Tests/Fixtures/format-peers/espanso.json`).

@@ -123,6 +123,47 @@ import Testing
         #expect(problems.isEmpty, "\(problems)")
     }
 
+    /// vim-snipmate's own parser tests (garbas/vim-snipmate 1331cfe, `t/parser.vim`): 'parses mirror substitutions
+    /// ${n/pat/sub} as [n, {...}]' (the closing `/` is optional), 'parses backslashes as escaping the next character
+    /// or joining lines' (`x\` at a line's end joins the next), 'parses a selection as a special var named "select"
+    /// with each item' and 'sets a selections placeholder to the first item' (a choice; `doc/SnipMate.txt` writes
+    /// `# ${1|TODO|FIXME|BUG}: $2`, offered in Vim's popup menu). vim-snippets' `gdscript` snippet ends a line
+    /// with `\`.
+    static let vimSnipmateCases: [(snipmate: String, lsp: String, inserted: String)] = [
+        ("${1:abc} ${1/abc/def}", "${1:abc} ${1/abc/def/}", "abc def"),
+        ("${1:abc} ${1/b/}", "${1:abc} ${1/b//}", "abc ac"),
+        ("${1:abc} ${1/abc/def/g}", "${1:abc} ${1/abc/def/g}", "abc def"),
+        ("x\\\n\tx", "xx", "xx"),
+        ("# var b = \\textvar\\\n\n\tfunc _ready():", "# var b = textvar\nfunc _ready():", "# var b = textvar\nfunc _ready():"),
+        ("${1|foo|bar|baz|select}", "${1|foo,bar,baz,select|}", "foo"),
+        ("# ${1|TODO|FIXME|BUG}: $2", "# ${1|TODO,FIXME,BUG|}: $2", "# TODO: "),
+        ("${1|a,b|c\\|d} = $1", "${1|a\\,b,c\\|d|} = $1", "a,b = a,b"),
+    ]
+
+    @Test(arguments: vimSnipmateCases) func readsBodiesAsVimSnipmatesParserTestsSay(
+        _ snipmate: String, _ lsp: String, _ inserted: String
+    ) throws {
+        let library = loadLibrary(["/lib/all.snippets": "snippet t\n\t\(snipmate)\n"])
+        let snippet = try #require(library.snippets.first)
+        #expect(snippet.body == lsp)
+        let parsed = SnippetBody.parse(snippet.body)
+        #expect(parsed.problems.isEmpty, "\(parsed.problems)")
+        #expect(parsed.body.plainText() == inserted)
+        #expect(library.diagnostics.isEmpty, "\(library.diagnostics)")
+    }
+
+    /// vim-snipmate drops a `$` that no number or `VISUAL` follows ('disregards $ or ${ followed by a non-id' in
+    /// `t/parser.vim`: `$x1` is `x1`, `${x}1` is `x}1`); vim-snippets writes `$this`, `$.ajax` and `$(` in 313
+    /// bodies meaning the dollar, so the author's text is kept (the README's SnipMate section says so) and `check`
+    /// notes the difference once per body, at the first such `$`.
+    @Test func aDollarVimSnipmateDropsKeepsTheAuthorsTextWithANote() {
+        let library = loadLibrary(["/lib/php.snippets": "snippet me\n\t$this->${1:x} = ${x}1 \\$ok $2;\n"])
+        #expect(library.snippets.first?.body == "\\$this->${1:x} = \\${x}1 \\$ok $2;")
+        #expect(summaries(library.diagnostics) == ["2:2 note snipmate-dollar"])
+        #expect(library.diagnostics.first?.message.contains("'$this' inserts 'this'") == true)
+        #expect(library.diagnostics.first?.message.contains("2 in this body") == true)
+    }
+
     @Test func backtickExpressionsAreNeverRunAndEachGetsANoteWhereItIs() {
         let text = "snippet c)\n\tCopyright `strftime(\"%Y\")` ${1:`g:snips_author`}\n"
         let library = loadLibrary(["/lib/_.snippets": text])

@@ -195,6 +195,45 @@ import Testing
         }
     }
 
+    /// A field number given a default twice is two fields, each inserting its own default: yasnippet's
+    /// `yas--field-parse-create` makes a field of every `${N:…}`. Mirrors (`$N`, `${N:$(…)}`) follow the last one,
+    /// which `yas--snippet-find-field` finds first in the list the fields were pushed onto, and navigation visits
+    /// the last one first (`yas--snippet-field-compare` ties keep that list's order), all before field N+1.
+    /// Bodies from yasnippet-snippets (../shared/corpora): `latex-mode/moderncv-cvcomputer` and `js-mode/bnd`.
+    @Test func aFieldNumberWithTwoDefaultsIsTwoFieldsEachInsertingItsOwn() {
+        let cases: [(template: String, body: String, inserted: String)] = [
+            ("\\cvcomputer{${1:category}}{${2:programs}}{${3:category}}{${3:programs}}\n$0\n",
+             #"\\cvcomputer{${1:category}\}{${2:programs}\}{${4:category}\}{${3:programs}\}"# + "\n$0\n",
+             "\\cvcomputer{category}{programs}{category}{programs}\n\n"),
+            ("this.${1:methodName} = this.${1:methodName}.bind(this)$0",
+             "this.${2:methodName} = this.${1:methodName}.bind(this)$0",
+             "this.methodName = this.methodName.bind(this)"),
+            // Later numbers move up to make room; mirrors of 1 show the last field 1; unnumbered fields come after.
+            ("${1:a} ${2:b} ${1:c} $1 ${1:$(upcase yas-text)} $2 ${d}",
+             "${2:a} ${3:b} ${1:c} $1 ${1/(.*)/${1:/upcase}/s} $3 ${4:d}",
+             "a b c c C b d"),
+        ]
+        for (template, body, inserted) in cases {
+            let library = check("# key: k\n# --\n" + template)
+            #expect(library.snippets.first?.body == body, "\(template)")
+            let parsed = SnippetBody.parse(library.snippets.first?.body ?? "")
+            #expect(parsed.problems.isEmpty)
+            #expect(parsed.body.plainText() == inserted, "\(template)")
+            #expect(library.diagnostics.allSatisfy { $0.severity == .note }, "\(template): \(library.diagnostics)")
+        }
+    }
+
+    /// `${N}` is `$N`, as yasnippet reads it since 0.14.2 (commit 8e9ce76, "Recognize `${N}` as an alternative
+    /// syntax for `$N`": `yas--field-parse-create` hands an all-digit `${…}` to `yas--one-simple-fom`); 0.14.0 and
+    /// 0.14.1 read it through `yas--field-regexp` alone, as an unnumbered field holding the text `N`. yasnippet-tests.el
+    /// `escaping-for-lsp-style-snippet-syntax` ends a template with `${0}` (in the peer cases); yasnippet-snippets
+    /// writes `${N}` in 11 bodies, such as `js-mode/prom` and `chef-mode/not_if`, meaning the tabstop.
+    @Test func aNumberInBracesIsATabstopAsYasnippetSince0142ReadsIt() {
+        let library = check("# key: k\n# --\nnot_if { ${1} }$0\nthen(${2:x} => ${2})")
+        #expect(library.snippets.first?.body == "not_if { $1 \\}$0\nthen(${2:x} => $2)")
+        #expect(library.diagnostics.isEmpty, "\(library.diagnostics)")
+    }
+
     @Test func emacsLispIsNotedAtItsPositionAndMappedOnlyWhereTheMeaningIsTheSame() throws {
         let marked = Self.marked("""
             # name: header

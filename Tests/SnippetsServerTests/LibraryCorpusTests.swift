@@ -128,6 +128,8 @@ import Testing
         let notes = library.diagnostics.filter { $0.code.rawValue == "backtick-expression" }
         #expect(notes.count == 271)
         #expect(notes.allSatisfy { $0.severity == .note })
+        // A `$` vim-snipmate drops (`$this`, `$.ajax`) is kept as written and noted once per body.
+        #expect(library.diagnostics.filter { $0.code == .snipmateDollar && $0.severity == .note }.count == 313)
         // Exact ranges: header line to the last body line, read back from the file.
         let file = try String(contentsOfFile: Self.corpora + "/vim-snippets/snippets/_.snippets", encoding: .utf8)
         let lines = file.components(separatedBy: "\n")

@@ -63,9 +63,12 @@ def test_espanso_corpora_load_as_many_matches_as_pyyaml_counts_and_report_no_pro
         ours = {file["path"]: file["snippets"] for file in report["files"]}
         assert ours == expected
         notes = collections.Counter(d["code"] for d in report["diagnostics"] if d["severity"] == "note")
+        # Matches espanso itself refuses to expand (a name no variable defines, a missing nested match, an echo or
+        # random variable without its params) are warnings of their own.
+        refused = ("espanso-undefined-variable", "espanso-match-not-found", "espanso-missing-param")
         problems = [
             d for d in report["diagnostics"]
-            if d["severity"] in ("error", "warning") and d["code"] != "trigger-conflict"
+            if d["severity"] in ("error", "warning") and d["code"] != "trigger-conflict" and d["code"] not in refused
         ]
         print(f"\n{root.name}: {report['totals']['snippets']} snippets in {len(ours)} files "
               f"(PyYAML: {sum(expected.values())}); variables by type (PyYAML) {dict(types)}; notes {dict(notes)}")

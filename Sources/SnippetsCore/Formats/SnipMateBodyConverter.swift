@@ -1,9 +1,14 @@
 /// Converts a SnipMate body (as honza/vim-snippets writes them, SnipMate parser version 1) to LSP snippet syntax.
 ///
-/// - `$N`, `${N}`, `${N:default}` and `${N/regex/format/flags}` stay as they are (LSP has the same forms).
+/// - `$N`, `${N}`, `${N:default}` and `${N/regex/format/flags}` stay as they are (LSP has the same forms); a
+///   substitution without its last `/` (`${1/a/b}`, which vim-snipmate's `parser_subst` accepts) gets it.
+/// - `${N|a|b|c}` (vim-snipmate's selection, offered in a popup menu with `a` inserted) becomes the choice
+///   `${N|a,b,c|}`.
 /// - `${VISUAL}`, `$VISUAL`, `${VISUAL:default}`, `${VISUAL/…/…/…}` become `$TM_SELECTED_TEXT` forms.
-/// - A backslash escapes the next character, as in SnipMate (`\\begin` is `\begin`, `\$` is `$`); a literal
-///   `$`, `}` or `\` is written escaped for LSP. Any other `$` (a shell `$HOME`, a `${var}`) is literal text.
+/// - A backslash escapes the next character, as in SnipMate (`\\begin` is `\begin`, `\$` is `$`), and before a
+///   line break joins the two lines; a literal `$`, `}` or `\` is written escaped for LSP. Any other `$` (a shell
+///   `$HOME`, a `${var}`, PHP's `$this`) is literal text: vim-snipmate drops such a `$`, which its authors never
+///   mean (vim-snippets writes `$this` and `$.ajax` meaning the dollar).
 /// - Backtick expressions are NEVER run. Each becomes what `SnipMateBacktick.replacement(for:)` says (an LSP
 ///   variable for the well-known date and file-name expressions, else nothing) and a `note` at its position.
 struct SnipMateBodyConverter {
@@ -29,6 +34,8 @@ struct SnipMateBodyConverter {
     private var notes: [(offset: Int, severity: LibraryDiagnostic.Severity, code: DiagnosticCode, message: String)] = []
     /// Open placeholders; each counts the literal `{` opened inside it so that their `}` stay literal.
     private var openPlaceholders: [Int] = []
+    /// Each `$` vim-snipmate would drop (no number or `VISUAL` after it): its index in the body.
+    private var droppedDollars: [Int] = []
 
     private init(source: Source) {
         self.source = source
@@ -55,6 +62,7 @@ struct SnipMateBodyConverter {
         var converter = SnipMateBodyConverter(source: source)
         converter.output.reserveCapacity(capacity + capacity / 8)
         converter.run()
+        converter.noteDroppedDollars()
         return Result(text: String(decoding: converter.output, as: UTF8.self), map: converter.map, notes: converter.notes)
     }
 
@@ -109,13 +117,57 @@ struct SnipMateBodyConverter {
         return true
     }
 
-    /// The text from `index` to the first unescaped `}` (inclusive), for transforms copied as written.
-    private func transformEnd(from index: Int) -> Int? {
-        var position = index
-        while let scalar = scalar(at: position) {
-            if scalar == "\\" { position += 2; continue }
-            if scalar == "}" { return position + 1 }
+    /// `/pat/sub/flags}` from the `/` at `slash`, read as vim-snipmate's `parser_subst` reads it (the pattern ends at
+    /// a `/`, the replacement and the flags at a `/` or the `}`, the last `/` may be left out), as LSP text: each
+    /// part as written, with all three slashes. Nil when it is not closed on its line.
+    private func substitution(from slash: Int) -> (text: String, end: Int)? {
+        var position = slash + 1
+        func part(endsAtBrace: Bool) -> Range<Int>? {
+            let start = position
+            while let scalar = scalar(at: position), scalar != "\n" {
+                if scalar == "/" || (endsAtBrace && scalar == "}") { return start..<position }
+                position += scalar == "\\" ? 2 : 1
+            }
+            return nil
+        }
+        guard let pattern = part(endsAtBrace: false) else { return nil }
+        position += 1
+        guard let format = part(endsAtBrace: true) else { return nil }
+        var flags = position..<position
+        if scalar(at: position) == "/" {
             position += 1
+            guard let written = part(endsAtBrace: true) else { return nil }
+            flags = written
+        }
+        guard scalar(at: position) == "}" else { return nil }
+        return ("/" + text(pattern) + "/" + text(format) + "/" + text(flags) + "}", position + 1)
+    }
+
+    /// `|a|b|c}` from the `|` at `bar`, vim-snipmate's selection (`parser_select`: items up to a `|` or the `}`, a
+    /// backslash escaping the next character), as the LSP choice `|a,b,c|}`; an empty item is left out, as LSP has
+    /// no empty option. Nil when it is not closed on its line or has no item.
+    private func selection(from bar: Int) -> (text: String, end: Int)? {
+        var items: [String] = []
+        var item = String.UnicodeScalarView()
+        var position = bar + 1
+        while let scalar = scalar(at: position), scalar != "\n" {
+            switch scalar {
+            case "\\":
+                guard let next = self.scalar(at: position + 1), next != "\n" else { return nil }
+                item.append(next)
+                position += 2
+            case "|", "}":
+                if !item.isEmpty { items.append(String(item)) }
+                item = String.UnicodeScalarView()
+                position += 1
+                if scalar == "}" {
+                    guard !items.isEmpty else { return nil }
+                    return ("|" + items.map { SnippetLSPWriter.escapeChoiceOption($0) }.joined(separator: ",") + "|}", position)
+                }
+            default:
+                item.append(scalar)
+                position += 1
+            }
         }
         return nil
     }
@@ -146,7 +198,10 @@ struct SnipMateBodyConverter {
             let offset = source.offsets[index]
             switch scalar {
             case "\\":
-                if let next = self.scalar(at: index + 1) {
+                if self.scalar(at: index + 1) == "\n" {
+                    // vim-snipmate's `parser_string` joins a line ending in a backslash to the next.
+                    index += 2
+                } else if let next = self.scalar(at: index + 1) {
                     emitLiteral(next, from: offset)
                     index += 2
                 } else {
@@ -240,17 +295,44 @@ struct SnipMateBodyConverter {
                     openPlaceholders.append(0)
                     return nameEnd + 1
                 case "/":
-                    if let end = transformEnd(from: nameEnd + 1) {
-                        emit("${\(name)" + text(nameEnd..<end), from: offset, verbatim: isNumber)
-                        return end
+                    if let substitution = substitution(from: nameEnd) {
+                        emit("${\(name)" + substitution.text, from: offset, verbatim: false)
+                        return substitution.end
+                    }
+                case "|" where isNumber:
+                    if let selection = selection(from: nameEnd) {
+                        emit("${\(name)" + selection.text, from: offset, verbatim: false)
+                        return selection.end
                     }
                 default:
                     break
                 }
             }
         }
+        if !isDigit(next), !(next == "{" && (isDigit(scalar(at: index + 2)) || matches("VISUAL", at: index + 2))) {
+            droppedDollars.append(index)
+        }
         emit("\\$", from: offset, verbatim: false)
         return index + 1
+    }
+
+    /// One note per body where vim-snipmate's `parser_var` would drop a `$` (and a `{` after it) that starts no
+    /// tabstop: the server keeps the author's text, which in vim-snippets always means the dollar (`$this`).
+    private mutating func noteDroppedDollars() {
+        guard let first = droppedDollars.first else { return }
+        let dropped = scalar(at: first + 1) == "{" ? 2 : 1
+        var end = first + dropped
+        while isIdentifier(scalar(at: end)), end - first < 24 { end += 1 }
+        // Without a name after it, the next character shows what is left (`$.ajax`, `$(`), unless it starts more.
+        if end == first + dropped, let next = scalar(at: end), !["$", "{", "`", "\\", "\n"].contains(next) { end += 1 }
+        let written = text(first..<end)
+        let left = text((first + dropped)..<end)
+        let others = droppedDollars.count > 1 ? " (\(droppedDollars.count) in this body)" : ""
+        notes.append(
+            (source.offsets[first], .note, .snipmateDollar,
+             "vim-snipmate leaves out a '$' that no tabstop number or VISUAL follows, so '\(written)' inserts "
+                + (left.isEmpty ? "nothing" : "'\(left)'") + " there\(others); it is kept as written here, as the "
+                + "author means the dollar; write '\\$' and both insert it"))
     }
 }
 

@@ -59,6 +59,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable, C
     case backtickExpression = "backtick-expression"
     /// A SnipMate backtick expression that is never closed.
     case unterminatedBacktick = "unterminated-backtick"
+    /// A SnipMate `$` that no number or `VISUAL` follows (`$this`): vim-snipmate drops it, the server keeps it.
+    case snipmateDollar = "snipmate-dollar"
     /// The count of a body's problems past the first 50.
     case moreBodyProblems = "more-body-problems"
 
@@ -173,7 +175,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable, C
     case espansoImage = "espanso-image"
     /// A match with nothing to insert: skipped.
     case espansoNoReplace = "espanso-no-replace"
-    /// A `{{name}}` no variable of the match, its file or its imports defines: a placeholder.
+    /// A `{{name}}` no variable of the match, its file or its imports defines: espanso refuses to expand the match
+    /// (unless another match file defines it in `global_vars`); a placeholder.
     case espansoUndefinedVariable = "espanso-undefined-variable"
     /// A variable that uses itself: a placeholder there.
     case espansoVariableLoop = "espanso-variable-loop"
@@ -181,8 +184,12 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable, C
     case espansoExpansionLimit = "espanso-expansion-limit"
     /// A `random` variable: inserted as its first choice.
     case espansoRandom = "espanso-random"
-    /// A `match` variable naming a trigger no match of the file or its imports has: a placeholder.
+    /// A `match` variable naming a trigger no match of the file or its imports has: espanso refuses to expand the
+    /// match; a placeholder.
     case espansoMatchNotFound = "espanso-match-not-found"
+    /// An `echo` variable without its `echo` text, or a `random` one without `choices`: espanso refuses to expand
+    /// the match; a placeholder.
+    case espansoMissingParam = "espanso-missing-param"
     /// A variable type this server does not read: its references become placeholders.
     case espansoVariableType = "espanso-variable-type"
     /// A `date` variable with a locale: the editor writes month and day names in its own language.

@@ -17,7 +17,8 @@ extension SnippetFileFormat {
         bodyQuoting: BodyQuoting(
             written: { $0 },
             bodyText: { written in
-                written.contains("{{") || written.contains("$|$") ? nil : EspansoReplacement.escaped(written)
+                written.contains("{{") || written.contains("$|$")
+                    ? nil : EspansoReplacement.escaped(EspansoReplacement.unescapingBraces(written))
             }),
         // A match file may import another match file, which is then read once for both.
         isNamedByOtherFiles: true)

@@ -4,9 +4,13 @@
 ///   becomes what a language server can do with it: `date` the LSP date variables its strftime format maps to,
 ///   `clipboard` `$CLIPBOARD`, `form` fields and `choice` tabstops (placeholders and choices; a second use mirrors
 ///   the first), `echo` its text, `random` its first choice, `match` the named match's text. `shell` and `script`
-///   are never run: they become a placeholder named after the variable. Whatever cannot be said exactly is noted.
+///   are never run: they become a placeholder named after the variable. Whatever cannot be said exactly is noted;
+///   where espanso refuses to expand the match (an undefined variable, a missing nested match, an `echo` or `random`
+///   variable without its params) the placeholder is a warning. A variable with `inject_vars: false` keeps the
+///   `{{…}}` of its params as text.
 /// - `$|$` (espanso's cursor) becomes the final tabstop `$0`.
-/// - Everything else is text, with `$`, `}` and `\` escaped as the LSP snippet grammar requires.
+/// - Everything else is text, `\{\{` and `\}\}` without their backslashes (espanso's
+///   `unescape_variable_inections`), with `$`, `}` and `\` escaped as the LSP snippet grammar requires.
 struct EspansoReplacement {
     /// One variable (`vars` or `global_vars` entry) as the file writes it.
     struct Variable {
@@ -123,6 +127,15 @@ struct EspansoReplacement {
         return result
     }
 
+    /// `text` as espanso types it: `\{\{` and `\}\}` without their backslashes, as its renderer's last step
+    /// (`unescape_variable_inections`) leaves them, first the one then the other through the whole text.
+    static func unescapingBraces(_ text: some StringProtocol) -> String {
+        var result = String(text)
+        guard result.contains("\\") else { return result }
+        result = result.replacing("\\{\\{", with: "{{")
+        return result.replacing("\\}\\}", with: "}}")
+    }
+
     static func escapedChoice(_ text: String) -> String {
         var result = ""
         for character in text {
@@ -145,7 +158,7 @@ struct EspansoReplacement {
         func flush(_ end: Int) {
             if end > literalStart {
                 let text = String(decoding: bytes[literalStart..<end], as: UTF8.self)
-                emit(Self.escaped(text), from: source(literalStart))
+                emit(Self.escaped(Self.unescapingBraces(text)), from: source(literalStart))
             }
         }
         func mayBeInName(_ byte: UInt8) -> Bool {
@@ -244,8 +257,10 @@ struct EspansoReplacement {
         guard let variable = variable(named: name) else {
             constructs[.undefinedReference, default: 0] += 1
             note(
-                .note, .espansoUndefinedVariable,
-                "'{{\(reference)}}' names no variable of this match, nor a global_vars entry of this file or its imports; it becomes a placeholder",
+                .warning, .espansoUndefinedVariable,
+                "'{{\(reference)}}' names no variable of this match, nor a global_vars entry of this file or its imports, "
+                    + "so espanso refuses to expand the match unless another match file defines it in global_vars; "
+                    + "it becomes a placeholder",
                 at: offset)
             placeholder("?" + reference, text: reference, from: offset)
             return
@@ -300,19 +315,24 @@ struct EspansoReplacement {
             }
         case "echo":
             constructs[.echo, default: 0] += 1
-            if let echo = params?.member("echo")?.value.scalar {
-                append(echo, depth: depth + 1)
+            if let echo = params?.member("echo")?.value, let text = echo.scalar, !echo.isNull {
+                appendParam(text, of: variable, depth: depth)
+            } else {
+                missingParam("the echo variable '\(name)' has no 'echo' text", of: variable)
+                placeholder(name, text: name, from: offset)
             }
         case "random":
             constructs[.random, default: 0] += 1
-            let choices = params?.member("choices")?.value.items ?? []
-            if let first = choices.first?.scalar {
+            // espanso picks among the choices that are strings.
+            let choices = (params?.member("choices")?.value.items ?? []).compactMap(\.scalar).filter { !$0.isNull }
+            if let first = choices.first {
                 noteOnce(
                     .note, .espansoRandom,
                     "the random variable '\(name)' is inserted as its first choice of \(choices.count) (a language server picks no random text)",
                     at: definition, in: variable.group)
-                append(first, depth: depth + 1)
+                appendParam(first, of: variable, depth: depth)
             } else {
+                missingParam("the random variable '\(name)' has no 'choices' to pick from", of: variable)
                 placeholder(name, text: name, from: offset)
             }
         case "match":
@@ -336,8 +356,9 @@ struct EspansoReplacement {
                 (variables, scope, group) = saved
             } else {
                 noteOnce(
-                    .note, .espansoMatchNotFound,
-                    "the match variable '\(name)' names the trigger '\(trigger)', which no match of this file or its imports has; it becomes a placeholder",
+                    .warning, .espansoMatchNotFound,
+                    "the match variable '\(name)' names the trigger '\(trigger)', which no match of this file or its imports "
+                        + "has, so espanso refuses to expand the match; it becomes a placeholder",
                     at: definition, in: variable.group)
                 placeholder(name, text: name, from: offset)
             }
@@ -356,6 +377,30 @@ struct EspansoReplacement {
                 at: definition, in: variable.group)
             placeholder(name, text: name, from: offset)
         }
+    }
+
+    /// A variable's text param (`echo`, a `random` choice): with its references expanded, as espanso injects them,
+    /// or as text when the variable says `inject_vars: false`.
+    private mutating func appendParam(_ text: YAMLScalar, of variable: Variable, depth: Int) {
+        if Self.injectsVariables(variable) {
+            append(text, depth: depth + 1)
+        } else {
+            emit(Self.escaped(Self.unescapingBraces(text.value)), from: text.sourceOffset(ofValueUTF8: 0))
+        }
+    }
+
+    /// Whether espanso injects other variables into this variable's params (`inject_vars`, true unless it is false).
+    static func injectsVariables(_ variable: Variable) -> Bool {
+        guard let value = variable.node.member("inject_vars")?.value.string else { return true }
+        return !["false", "False", "FALSE"].contains(value)
+    }
+
+    /// Said once, where the variable is defined: espanso's extension reports an error, so the match is not expanded.
+    private mutating func missingParam(_ what: String, of variable: Variable) {
+        noteOnce(
+            .warning, .espansoMissingParam,
+            "\(what), so espanso refuses to expand the match; '{{\(variable.name)}}' becomes a placeholder",
+            at: variable.typeNode.range.lowerBound, in: variable.group)
     }
 
     /// What is said about a shell or script variable, once, where it is defined: it is never run.

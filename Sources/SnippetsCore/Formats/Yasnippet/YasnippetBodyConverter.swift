@@ -4,9 +4,10 @@
 /// 2. `\\`, `\"`, `\'`, `\$`, `\}`, `\{`, `\(`, `\)` protect their character (in that order, each through the whole
 ///    text); any other backslash is literal.
 /// 3. `$>` marks a line to indent; `${N:text}` is a field (nested fields allowed; `${text}` is an unnumbered one,
-///    numbered here after the numbered ones, as yasnippet visits them); `$N` a field, or a mirror of one; `$0` the
-///    exit; `${N:$(lisp)}` a mirror of field N transformed by Lisp; `$(lisp)` or `$$(lisp)` inside a field its own
-///    transformation. Any other `$`, `{` or `}` is literal.
+///    numbered here after the numbered ones, as yasnippet visits them; a number given to two fields is two fields,
+///    see `number(_:)`); `$N` a field, or a mirror of one, and `${N}` the same (yasnippet 0.14.2 and later; 0.14.0
+///    and 0.14.1 inserted the text `N`); `$0` the exit; `${N:$(lisp)}` a mirror of field N transformed by Lisp;
+///    `$(lisp)` or `$$(lisp)` inside a field its own transformation. Any other `$`, `{` or `}` is literal.
 ///
 /// Emacs Lisp is NEVER run: a well-known expression becomes what `YasnippetLisp` says, everything else is left out,
 /// and each one is a note at its position in the file.
@@ -61,6 +62,9 @@ struct YasnippetBodyConverter {
     private var nextUnnumbered = 1
     private var unnumbered: [Int: Int] = [:]
     private var fieldNumbers: Set<Int> = []
+    /// Where a number is given a default twice: each written number's LSP number, and each of its fields' by offset.
+    private var renumbered: [Int: Int] = [:]
+    private var occurrenceNumbers: [Int: Int] = [:]
 
     /// Converts `body`, whose first byte is at UTF-8 offset `start` in its file.
     static func convert(_ body: Substring, at start: Int) -> Result {
@@ -283,29 +287,56 @@ struct YasnippetBodyConverter {
 
     /// Numbers the unnumbered fields after the highest number, in the order they appear, and notes which numbers
     /// have a field (a mirror of a number without one is left out, as yasnippet leaves it).
+    ///
+    /// A number given to several fields (`${1:foo} … ${1:bar}`) is several fields in yasnippet, each inserting its
+    /// own default: `yas--field-parse-create` makes a field of each and pushes it onto the snippet's list, so
+    /// `yas--snippet-find-field` gives mirrors the last one, and navigation (a stable sort by number) visits them
+    /// last first, before the next number. In LSP one number is one field, so they get numbers of their own in
+    /// that order, and the numbers after them move up.
     private mutating func number(_ nodes: [Node]) {
         var highest = 0
         var order: [Int] = []
+        var written: Set<Int> = []
+        var occurrences: [Int: [Int]] = [:]
         func scan(_ nodes: [Node]) {
             for node in nodes {
                 switch node {
                 case .tabstop(let value, _, _):
                     highest = max(highest, value)
-                    if value != 0 { fieldNumbers.insert(value) }
+                    if value != 0 {
+                        fieldNumbers.insert(value)
+                        written.insert(value)
+                    }
                 case .field(let value, let children, _, let offset):
                     if let value {
                         highest = max(highest, value)
                         fieldNumbers.insert(value)
+                        if value != 0 {
+                            written.insert(value)
+                            occurrences[value, default: []].append(offset)
+                        }
                     } else {
                         order.append(offset)
                     }
                     scan(children)
-                case .mirror(let value?, _, _): highest = max(highest, value)
+                case .mirror(let value?, _, _):
+                    highest = max(highest, value)
+                    if value != 0 { written.insert(value) }
                 case .mirror, .character, .lisp, .indent: break
                 }
             }
         }
         scan(nodes)
+        if occurrences.values.contains(where: { $0.count > 1 }) {
+            var shift = 0
+            for value in written.sorted() {
+                renumbered[value] = value + shift
+                guard let fields = occurrences[value], fields.count > 1 else { continue }
+                for (index, offset) in fields.reversed().enumerated() { occurrenceNumbers[offset] = value + shift + index }
+                shift += fields.count - 1
+            }
+            highest += shift
+        }
         for offset in order {
             highest += 1
             unnumbered[offset] = highest
@@ -340,9 +371,9 @@ struct YasnippetBodyConverter {
                     (offset, .note, Code.indentMarker,
                      "'$>' (indent this line) is left out: the editor indents the inserted lines itself"))
             case .tabstop(let value, let offset, _):
-                append("$\(value)", from: offset, verbatim: false)
+                append("$\(renumbered[value] ?? value)", from: offset, verbatim: false)
             case .field(let value, let children, let transform, let offset):
-                let fieldNumber = value ?? unnumbered[offset] ?? 0
+                let fieldNumber = value.map { occurrenceNumbers[offset] ?? renumbered[$0] ?? $0 } ?? unnumbered[offset] ?? 0
                 if let transform, let options = YasnippetLisp.choiceOptions(transform.lisp),
                     options.contains(where: { !$0.isEmpty })
                 {
@@ -353,14 +384,14 @@ struct YasnippetBodyConverter {
                     let emptyNote = kept.count < options.count ? " (LSP has no empty option, so '' was left out)" : ""
                     notes.append(
                         (transform.offset, .note, Code.choice,
-                         "field \(fieldNumber) asks to choose with Emacs Lisp (yas-choose-value), which is not run; it "
+                         "field \(value ?? fieldNumber) asks to choose with Emacs Lisp (yas-choose-value), which is not run; it "
                             + "is offered as the choice \(kept.map { "'\($0)'" }.listed(conjunction: "or"))\(emptyNote)"))
                     continue
                 }
                 if let transform {
                     notes.append(
                         (transform.offset, .note, Code.fieldTransform,
-                         "field \(fieldNumber)'s transformation `\(Self.excerpt(transform.lisp))` is Emacs Lisp, which "
+                         "field \(value ?? fieldNumber)'s transformation `\(Self.excerpt(transform.lisp))` is Emacs Lisp, which "
                             + "is not run; the field keeps the text typed in it"))
                 }
                 if children.isEmpty {
@@ -379,7 +410,7 @@ struct YasnippetBodyConverter {
                             + "for it; it was left out"))
                     continue
                 }
-                let replacement = YasnippetLisp.mirror(lisp, field: value)
+                let replacement = YasnippetLisp.mirror(lisp, field: renumbered[value] ?? value)
                 append(replacement ?? "", from: offset, verbatim: false)
                 notes.append(
                     (offset, .note, Code.mirror,
