@@ -24,17 +24,24 @@ import Testing
     }
 }
 
-/// `snippets-lsp --help`: every command and its summary, the summaries in one column.
+/// `snippets-lsp --help`: every user command and its summary, the summaries in one column; the developer tools
+/// (benchmarks, batteries, parser dumps) only in `--help-developer`.
 @Suite struct TopLevelHelpTests {
     @Test func everyCommandsSummaryStandsApartInOneColumnAndStartsWithACapital() async {
         let result = await runCommand(["--help"])
         #expect(result.status == 0)
         let lines = result.out.split(separator: "\n", omittingEmptySubsequences: false).drop { $0 != "Commands:" }.dropFirst()
             .prefix { !$0.isEmpty }
-        #expect(lines.count == CommandLineTool.commands.count)
-        #expect(lines.contains("  yaml-dump  Debugging aid: print how YAML files are read, as JSON"), "\(lines)")
+        let developer = await runCommand(["--help-developer"])
+        #expect(developer.status == 0)
+        let tools = developer.out.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().prefix { !$0.isEmpty }
+        #expect(lines.count + tools.count == CommandLineTool.commands.count)
+        #expect(tools.contains("  yaml-dump  Debugging aid: print how YAML files are read, as JSON"), "\(tools)")
         #expect(lines.contains("  serve      Speak LSP on stdin/stdout (the default)"), "\(lines)")
-        for line in lines {
+        for name in ["bench", "eval", "yaml-dump"] {
+            #expect(!lines.contains { $0.hasPrefix("  \(name) ") }, "\(name) is in the help a user reads")
+        }
+        for line in lines + tools {
             let summary = line.dropFirst(2 + "yaml-dump".count + 2)
             #expect(line.dropFirst(2).prefix("yaml-dump".count + 2).hasSuffix(" "), "a name runs into its summary: \(line)")
             #expect(summary.first?.isUppercase == true, "\(line)")

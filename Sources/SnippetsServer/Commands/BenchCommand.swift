@@ -5,6 +5,7 @@ import SnippetsCore
 public enum BenchCommand: SnippetsCommand {
     public static let name = "bench"
     public static let summary = "Time loading, indexing and searching a library"
+    public static let isDeveloperTool = true
     public static let options = CommandOptions([
         LibraryOptions.library.withHelp(
             "A snippet file or folder (repeatable). Default: the corpora under ../shared/corpora (friendly-snippets, "

@@ -55,6 +55,13 @@ public protocol SnippetsCommand: Sendable {
     static var help: String { get }
     /// Runs the command and returns the exit status.
     static func run(_ context: CommandContext) async -> Int32
+    /// A tool for working on snippets-lsp itself (benchmarks, probe batteries, parser dumps): it runs by name like
+    /// any command, and is listed by `--help-developer` rather than in the help a user reads.
+    static var isDeveloperTool: Bool { get }
+}
+
+extension SnippetsCommand {
+    public static var isDeveloperTool: Bool { false }
 }
 
 /// `snippets-lsp`'s entry point: picks the subcommand.
@@ -73,6 +80,11 @@ public enum CommandLineTool {
         YAMLDumpCommand.self,
     ]
 
+    /// The commands a user reads about in `--help`.
+    static var userCommands: [any SnippetsCommand.Type] { commands.filter { !$0.isDeveloperTool } }
+    /// The tools for working on snippets-lsp itself, listed by `--help-developer`.
+    static var developerTools: [any SnippetsCommand.Type] { commands.filter { $0.isDeveloperTool } }
+
     public static var help: String {
         var lines = [
             "snippets-lsp: a language server over your own snippet library.",
@@ -83,13 +95,21 @@ public enum CommandLineTool {
             "",
             "Commands:",
         ]
-        // One column for the summaries, two spaces past the longest name.
-        let width = (commands.map { $0.name.count }.max() ?? 0) + 2
-        for command in commands {
-            lines.append("  " + command.name.padding(toLength: width, withPad: " ", startingAt: 0) + command.summary)
-        }
+        lines += listing(userCommands)
         lines += ["", "Run `snippets-lsp COMMAND --help` for a command's options; `snippets-lsp --version` prints the version."]
         return lines.joined(separator: "\n")
+    }
+
+    /// The tools for working on snippets-lsp itself.
+    static var developerHelp: String {
+        (["Developer tools (for working on snippets-lsp itself; see docs/development.md):"] + listing(developerTools)
+            + ["", "Run `snippets-lsp TOOL --help` for a tool's options."]).joined(separator: "\n")
+    }
+
+    /// One line per command, the summaries in one column two spaces past the longest name of all commands.
+    private static func listing(_ listed: [any SnippetsCommand.Type]) -> [String] {
+        let width = (commands.map { $0.name.count }.max() ?? 0) + 2
+        return listed.map { "  " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + $0.summary }
     }
 
     /// Runs `snippets-lsp` with `arguments` (without the program name) and returns the exit status.
@@ -100,6 +120,10 @@ public enum CommandLineTool {
     ) async -> Int32 {
         if let first = arguments.first, ["--help", "-h", "help"].contains(first) {
             output.standardOutput(help + "\n")
+            return 0
+        }
+        if arguments == ["--help-developer"] {
+            output.standardOutput(developerHelp + "\n")
             return 0
         }
         if arguments == ["--version"] {

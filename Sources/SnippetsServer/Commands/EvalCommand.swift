@@ -6,6 +6,7 @@ import SnippetsModelClient
 public enum EvalCommand: SnippetsCommand {
     public static let name = "eval"
     public static let summary = "Run a probe battery through ask and report grounding measures"
+    public static let isDeveloperTool = true
     /// `eval`'s own options; the model's follow them.
     static let ownOptions = CommandOptions([
         CommandOption(

@@ -6,6 +6,7 @@ import SnippetsCore
 public enum YAMLDumpCommand: SnippetsCommand {
     public static let name = "yaml-dump"
     public static let summary = "Debugging aid: print how YAML files are read, as JSON"
+    public static let isDeveloperTool = true
     public static let options = CommandOptions([])
     public static let help = """
         \(CommandOptions.usage("yaml-dump", arguments: "FILE…", [options]))
