@@ -47,10 +47,33 @@ public struct ParsedArguments: Sendable {
     }
 
     /// The last value given for `name`.
-    public func value(_ name: String) -> String? { options[name]?.last }
+    public func value(_ name: String) -> String? {
+        assertDeclared(name)
+        return options[name]?.last
+    }
     /// Every value given for `name`, in order.
-    public func values(_ name: String) -> [String] { options[name] ?? [] }
-    public func has(_ flag: String) -> Bool { flags.contains(flag) }
+    public func values(_ name: String) -> [String] {
+        assertDeclared(name)
+        return options[name] ?? []
+    }
+    public func has(_ flag: String) -> Bool {
+        assertDeclared(flag)
+        return flags.contains(flag)
+    }
+
+    /// `--json` was given (`CommandOption.json`).
+    public var wantsJSON: Bool { has(CommandOption.jsonName) }
+    /// `--no-learning` was given (`CommandOption.noLearning`).
+    public var isLearningOff: Bool { has(CommandOption.noLearningName) }
+
+    /// Whether the command declared `name` (code shared by several commands reads an option only where it is).
+    public func declares(_ name: String) -> Bool { declared.map { $0.option(name) != nil } ?? true }
+
+    /// A command reads only what it declared: a name misspelt, or an option taken out of the declarations but still
+    /// read, would otherwise read as never given. Checked in debug builds, which every test runs.
+    private func assertDeclared(_ name: String) {
+        assert(declared.map { $0.option(name) != nil || name == CommandOption.help.name } ?? true, "\(name) is read but not declared")
+    }
 
     /// The whole-number value of the declared option `name` (`CommandOption.Value.wholeNumber`), nil when absent;
     /// the error says the declared range.

@@ -15,12 +15,10 @@ public enum AskCommand: SnippetsCommand {
             "--limit", value: .wholeNumber(placeholder: "N", minimum: 1, maximum: AskRequest.maximumLimit),
             help: "How many candidate snippets to look at (1 to \(AskRequest.maximumLimit), default "
                 + "\(AskRequest.defaultLimit))."),
-        CommandOption(
-            "--json",
-            help: "Print exactly the `snippets/ask` result (protocol/snippets-ask.md), offsets in UTF-16."),
-        CommandOption(
-            "--no-learning",
-            help: "Ignore learned words (`snippets-lsp learn`) and do not log an unanswered question in the gap log "
+        CommandOption.json(
+            "Print exactly the `snippets/ask` result (protocol/snippets-ask.md), offsets in UTF-16."),
+        CommandOption.noLearning(
+            "Ignore learned words (`snippets-lsp learn`) and do not log an unanswered question in the gap log "
                 + "(`snippets-lsp gaps`)."),
     ])
     public static let options = ownOptions + ModelOptions.options
@@ -76,7 +74,7 @@ public enum AskCommand: SnippetsCommand {
             let model = ModelOptions.model(for: modelConfiguration, environment: context.environment) { line in
                 context.printError("snippets-lsp ask: \(line)")
             }
-            let learning = !arguments.has("--no-learning")
+            let learning = !arguments.isLearningOff
             let learned = learning ? LearnedWordsStore.load(paths: paths.paths, library: library) : .none
             var standing = ModelStanding.unmeasured
             let index = TokenIndex(library: library)
@@ -102,7 +100,7 @@ public enum AskCommand: SnippetsCommand {
             context.printError("snippets-lsp ask: cancelled")
             return 1
         }
-        if arguments.has("--json") {
+        if arguments.wantsJSON {
             context.printJSON(AskResponse(result, encoding: .utf16, library: library).jsonText())
         } else {
             context.print(AskAnswerText.text(for: result, library: library))

@@ -23,9 +23,8 @@ public enum CheckCommand: SnippetsCommand {
                 + "editor, as in VS Code (see the check problems). With --client the JSON also has client (name, "
                 + "snippets, snippetsLosingSomething, counts by kind, losses: path, uri, line, column, title, kind, "
                 + "message)."),
-        CommandOption(
-            "--json",
-            help: "Print one JSON object instead: layers (name, path, named, readOnly, revision), files (path, uri, "
+        CommandOption.json(
+            "Print one JSON object instead: layers (name, path, named, readOnly, revision), files (path, uri, "
                 + "format, snippet and problem counts), diagnostics (path, uri, line, column, severity, code, "
                 + "message), conflicts (trigger, languages, definitions with path, line, column, layer and title; the "
                 + "first one wins) and totals."),
@@ -79,7 +78,7 @@ public enum CheckCommand: SnippetsCommand {
         let (meaning, offReason) = MeaningSetup.service(environment: context.environment)
         report.meaning = CheckReport.Meaning(
             state: meaning == nil ? "off" : "on", note: meaning?.encoderPath ?? offReason ?? MeaningSetup.offReason)
-        if arguments.has("--json") {
+        if arguments.wantsJSON {
             context.printJSON(report.json())
         } else if let client = report.client {
             context.print(client.text(totals: report.totals))

@@ -52,6 +52,16 @@ public struct CommandOption: Sendable, Hashable {
     /// `-h`, `--help`: every command takes it.
     public static let help = CommandOption("--help", alias: "-h", help: "Show this help.")
 
+    /// `--json`: the output as JSON instead of text; `help` says what the JSON holds. Read with
+    /// `ParsedArguments.wantsJSON`.
+    public static func json(_ help: String) -> CommandOption { CommandOption(jsonName, help: help) }
+    static let jsonName = "--json"
+
+    /// `--no-learning`: learned words and the gap log off for this run; `help` says what the command leaves out.
+    /// Read with `ParsedArguments.isLearningOff`.
+    public static func noLearning(_ help: String) -> CommandOption { CommandOption(noLearningName, help: help) }
+    static let noLearningName = "--no-learning"
+
     /// What a bad value is expected to be, as the error says it.
     var expectation: String? {
         switch value {

@@ -13,7 +13,8 @@ public enum DoctorCommand: SnippetsCommand {
             "--settings", value: .text(placeholder: "JSON"),
             help: "The settings the editor sends (`initializationOptions`, bare or under `snippets`), as a JSON object "
                 + "or @FILE to read it from a file. Its `libraries` and `model` win, as in the server."),
-        CommandOption("--json", help: "Print one JSON object instead (keys sorted)."),
+        CommandOption.json(
+            "Print one JSON object instead (keys sorted)."),
     ])
     public static let options = ownOptions + ModelOptions.options
     public static let help = """
@@ -59,7 +60,7 @@ public enum DoctorCommand: SnippetsCommand {
         let report = await DoctorReport.make(
             libraryFlags: arguments.values(LibraryOptions.library.name), settingsJSON: settingsJSON, commandLineModel: commandLineModel,
             commandLineRole: commandLineRole, environment: context.environment)
-        if arguments.has("--json") { context.printJSON(report.json()) } else { context.print(report.text()) }
+        if arguments.wantsJSON { context.printJSON(report.json()) } else { context.print(report.text()) }
         return report.problems.isEmpty ? 0 : 1
     }
 

@@ -9,8 +9,8 @@ public enum EvalCommand: SnippetsCommand {
     public static let isDeveloperTool = true
     /// `eval`'s own options; the model's follow them.
     static let ownOptions = CommandOptions([
-        CommandOption(
-            "--json", help: "Print one JSON object instead: probes, measures (per kind and overall), invariantsHold."),
+        CommandOption.json(
+            "Print one JSON object instead: probes, measures (per kind and overall), invariantsHold."),
     ])
     public static let options = ownOptions + ModelOptions.options
     public static let help = """
@@ -109,7 +109,7 @@ public enum EvalCommand: SnippetsCommand {
             context.printError("snippets-lsp eval: cancelled")
             return 1
         }
-        if arguments.has("--json") { context.printJSON(evaluation.json()) } else { context.print(evaluation.text()) }
+        if arguments.wantsJSON { context.printJSON(evaluation.json()) } else { context.print(evaluation.text()) }
         return evaluation.overall.invariantsHold ? 0 : 1
     }
 }

@@ -6,7 +6,8 @@ public enum GapsCommand: SnippetsCommand {
     public static let name = "gaps"
     public static let summary = "List the questions ask could not answer (snippets you have not written yet)"
     public static let options = CommandOptions([
-        CommandOption("--json", help: "Print the gaps as JSON: {\"gaps\": [{\"question\", \"count\", \"lastAsked\"}]}."),
+        CommandOption.json(
+            "Print the gaps as JSON: {\"gaps\": [{\"question\", \"count\", \"lastAsked\"}]}."),
         CommandOption("--clear", help: "Empty the log."),
     ])
     public static let help = """
@@ -41,7 +42,7 @@ public enum GapsCommand: SnippetsCommand {
             return 0
         }
         let gaps = log.gaps()
-        if arguments.has("--json") {
+        if arguments.wantsJSON {
             context.printJSON(encoding: ["gaps": gaps])
             return 0
         }

@@ -11,7 +11,8 @@ public enum LearnCommand: SnippetsCommand {
             help: "The snippet: its identifier (as in `ask --json`), its title, or its trigger."),
         LibraryOptions.library,
         CommandOption("--forget", help: "Remove learned words (see above)."),
-        CommandOption("--json", help: "Print what was done as JSON."),
+        CommandOption.json(
+            "Print what was done as JSON."),
     ])
     public static let help = """
         Usage: snippets-lsp learn QUESTION --snippet SNIPPET [--library PATH]...
@@ -66,7 +67,7 @@ public enum LearnCommand: SnippetsCommand {
                     question: question.isEmpty ? nil : question, snippet: snippet, library: library, paths: paths,
                     mayWrite: mayWrite)
                 let removed = outcome.removed
-                if arguments.has("--json") {
+                if arguments.wantsJSON {
                     let left: [JSONValue] = outcome.leftReadOnly.map { .object(["file": .string($0.path), "words": .int($0.words)]) }
                     context.printJSON(encoding: JSONValue.object(["forgotten": .int(removed), "leftReadOnly": .array(left)]))
                 } else {
@@ -85,7 +86,7 @@ public enum LearnCommand: SnippetsCommand {
             if let problem = GapLog(environment: context.environment).forget(question) {
                 context.printError("snippets-lsp learn: \(problem)")
             }
-            if arguments.has("--json") {
+            if arguments.wantsJSON {
                 let json: JSONValue = .object([
                     "snippet": .string(snippet.id.rawValue), "title": .string(snippet.title),
                     "learned": .array(outcome.words.map(JSONValue.string)), "file": outcome.path.map(JSONValue.string) ?? .null,

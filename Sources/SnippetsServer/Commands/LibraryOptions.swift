@@ -23,6 +23,7 @@ public enum LibraryOptions {
     /// layers `--read-only` names marked so.
     public static func paths(from arguments: ParsedArguments, environment: [String: String]) -> LibraryPaths {
         LibraryPaths.resolve(
-            flags: arguments.values(library.name), environment: environment, readOnly: arguments.values(readOnly.name))
+            flags: arguments.values(library.name), environment: environment,
+            readOnly: arguments.declares(readOnly.name) ? arguments.values(readOnly.name) : [])
     }
 }

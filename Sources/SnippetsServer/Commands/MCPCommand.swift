@@ -8,7 +8,8 @@ public enum MCPCommand: SnippetsCommand {
     public static let summary = "Serve your snippets to coding agents (MCP on stdin/stdout)"
     /// `mcp`'s own options; the model's follow them.
     static let ownOptions = LibraryOptions.layered + CommandOptions([
-        CommandOption("--no-learning", help: "Ignore learned words and keep no gap log."),
+        CommandOption.noLearning(
+            "Ignore learned words and keep no gap log."),
         CommandOption(
             "--allow-save",
             help: "List save_snippet, which adds an entry to saved.code-snippets in the first writable layer (without "
@@ -61,7 +62,7 @@ public enum MCPCommand: SnippetsCommand {
         }
         options.allowsSave = arguments.has("--allow-save")
         var configuration = ServeCommand.configuration(libraryFlags: flags, readOnly: readOnly, context: context)
-        configuration.learningDisabled = arguments.has("--no-learning")
+        configuration.learningDisabled = arguments.isLearningOff
         let library = WatchedLibrary(configuration: configuration)
         await library.start()
         let server = MCPServer(transport: StandardIOTransport(), library: library, options: options)

@@ -12,8 +12,8 @@ public enum SearchCommand: SnippetsCommand {
         CommandOption(
             "--limit", value: .wholeNumber(placeholder: "N", minimum: 1, maximum: nil),
             help: "At most N results (default 20)."),
-        CommandOption(
-            "--json", help: "A JSON array of {id, title, triggers, match, score, layer, location {uri, range}}."),
+        CommandOption.json(
+            "A JSON array of {id, title, triggers, match, score, layer, location {uri, range}}."),
     ])
     public static let help = """
         \(CommandOptions.usage("search", arguments: "QUERY", [options]))
@@ -52,7 +52,7 @@ public enum SearchCommand: SnippetsCommand {
         let library = paths.load()
         // "No snippets match" is only said about a library that was searched.
         if let unsearchable = LibraryState.result(for: library) {
-            if arguments.has("--json") { context.printJSON("[]") }
+            if arguments.wantsJSON { context.printJSON("[]") }
             context.printError("snippets-lsp search: \(unsearchable.answer)")
             if let reason = unsearchable.reason {
                 context.printError("\(unsearchable.status.rawValue) (\(reason.code.rawValue)): \(reason.message)")
@@ -63,7 +63,7 @@ public enum SearchCommand: SnippetsCommand {
         let results = index.search(query, language: arguments.value("--language"), limit: limit)
         let hits = results.hits.compactMap { hit in library.snippet(withID: hit.snippetID).map { (hit, $0) } }
 
-        if arguments.has("--json") {
+        if arguments.wantsJSON {
             context.printJSON(jsonText(hits))
             return 0
         }

@@ -8,9 +8,8 @@ public enum ServeCommand: SnippetsCommand {
     public static let summary = "Speak LSP on stdin/stdout (the default)"
     /// `serve`'s own options; the model's follow them.
     static let ownOptions = LibraryOptions.layered + CommandOptions([
-        CommandOption(
-            "--no-learning",
-            help: "Ignore learned words (.snippets-learned.json), refuse snippets.learn and keep no gap log, whatever "
+        CommandOption.noLearning(
+            "Ignore learned words (.snippets-learned.json), refuse snippets.learn and keep no gap log, whatever "
                 + "the editor's `snippets.learning` setting says."),
     ])
     public static let options = ownOptions + ModelOptions.options
@@ -59,7 +58,7 @@ public enum ServeCommand: SnippetsCommand {
         configuration.defaultModel = model
         configuration.defaultModelRole = role
         configuration.measuresModels = true
-        configuration.learningDisabled = arguments.has("--no-learning")
+        configuration.learningDisabled = arguments.isLearningOff
         let server = LanguageServer(transport: StandardIOTransport(), configuration: configuration)
         return await server.run()
     }
