@@ -38,127 +38,59 @@ extension MCPLibrarySource {
     }
 }
 
-/// The library from disk for `snippets-lsp mcp`: loaded as `serve` loads it (the `ServerConfiguration` that
-/// `ServeCommand.configuration` builds: `LibraryLoader`, `LayerLoading.annotating`, learned words, the last good
-/// version of broken files), and reloaded when the periodic check of file sizes and modification times
-/// (`configuration.libraryStamps`, `DiskStamps`) sees a change under the library paths or their repositories'
-/// git state.
+/// The library from disk for `snippets-lsp mcp`: the language server's own `LibraryService` (the same loading,
+/// annotations, learned words, last good version of broken files, reload folding and periodic check of file sizes
+/// and modification times), read from `configuration.defaultLibraryLayers` with no workspace folders. A snapshot is
+/// served once annotated (an agent's citations carry layer revisions), and embedded by meaning in the background.
 public actor WatchedLibrary: MCPLibrarySource {
     public nonisolated let layers: [LibraryLayer]
     public nonisolated let isLearning: Bool
     private let configuration: ServerConfiguration
-    private var snapshot = LibrarySnapshot.empty
-    private var lastGood = LastGoodFiles()
-    private var isLoading = false
-    private var loadRequested = false
-    private var waiters: [Int: (generation: Int, continuation: CheckedContinuation<LibrarySnapshot, Never>)] = [:]
-    private var nextWaiter = 0
-    private var watcher: Task<Void, Never>?
+    private let service: LibraryService
+    private let selection: LibrarySelection
+    private var isStarted = false
 
     /// A library of `configuration.defaultLibraryLayers`; nothing is read until `start()`.
     public init(configuration: ServerConfiguration) {
         self.configuration = configuration
-        layers = LibraryLayer.uniquelyNamed(configuration.defaultLibraryLayers).layers
-        isLearning = !configuration.learningDisabled
+        let selection = LibrarySelection(settings: ServerSettings(), configuration: configuration, workspaceFolders: [])
+        self.selection = selection
+        layers = selection.layers
+        isLearning = selection.isLearning
+        let logError = configuration.logError
+        service = LibraryService(configuration: configuration, selection: selection, servesInterim: false) { line, _ in
+            logError("snippets-lsp mcp: " + line)
+        }
     }
 
     /// Starts the first load and the periodic check.
-    public func start() {
-        scheduleLoad()
-        guard let stamps = configuration.libraryStamps, watcher == nil else { return }
-        let roots = layers.map(\.path) + LayerLoading.gitWatchedPaths(for: layers.map(\.path))
-        let interval = configuration.pollInterval
-        // Taken now, not in the task: an edit made right after start must count as a change.
-        let initial = stamps(roots)
-        watcher = Task.detached(priority: .utility) { [weak self] in
-            var last = initial
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                let current = stamps(roots)
-                guard current != last else { continue }
-                last = current
-                await self?.scheduleLoad()
+    public func start() async {
+        guard !isStarted else { return }
+        isStarted = true
+        let configuration = configuration
+        await service.setInstallHandler { snapshot, _ in
+            if let meaning = configuration.meaning {
+                meaning.embedInBackground(snapshot)
+            } else {
+                snapshot.askFacts.meaning.turnOff(because: configuration.meaningOffReason ?? MeaningSetup.offReason)
             }
         }
+        await service.scheduleReload()
+        await service.watch(selection.watchedRoots)
     }
 
     /// Stops the periodic check.
-    public func stop() {
-        watcher?.cancel()
-        watcher = nil
+    public func stop() async {
+        await service.stopWatching()
     }
 
-    public func current() -> LibrarySnapshot { snapshot }
+    public func current() async -> LibrarySnapshot { await service.snapshot }
 
     public func snapshot(after generation: Int) async -> LibrarySnapshot {
-        if snapshot.generation > generation || Task.isCancelled { return snapshot }
-        let key = nextWaiter
-        nextWaiter += 1
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                // The handler may have run before the continuation existed: then nothing waits for it.
-                if Task.isCancelled { continuation.resume(returning: snapshot) } else { waiters[key] = (generation, continuation) }
-            }
-        } onCancel: {
-            Task { await self.stopWaiting(key) }
-        }
-    }
-
-    private func stopWaiting(_ key: Int) {
-        waiters.removeValue(forKey: key)?.continuation.resume(returning: snapshot)
+        await service.snapshot(newerThan: generation)
     }
 
     public func reload() async -> LibrarySnapshot {
-        // A load already running may have read the files before the change: wait for the one after it.
-        let target = snapshot.generation + (isLoading ? 1 : 0)
-        scheduleLoad()
-        return await snapshot(after: target)
-    }
-
-    /// Loads off the actor and the cooperative threads; loads asked for while one runs fold into one more.
-    private func scheduleLoad() {
-        guard !isLoading else {
-            loadRequested = true
-            return
-        }
-        isLoading = true
-        let layers = layers
-        let configuration = configuration
-        let learning = isLearning
-        let lastGood = lastGood
-        let generation = snapshot.generation + 1
-        Task.detached(priority: .utility) {
-            let snapshot = await LibraryService.offCooperativeThreads { () -> (LibrarySnapshot, LastGoodFiles) in
-                let loaded = configuration.annotateLibrary(configuration.loadLibrary(layers, []))
-                var newLastGood = lastGood
-                let served = newLastGood.serving(loaded)
-                let learned = learning ? configuration.loadLearnedWords(layers.map(\.path), served) : .none
-                let snapshot = LibrarySnapshot(library: served, index: TokenIndex(library: served), generation: generation, learned: learned)
-                snapshot.askFacts.prepare(index: snapshot.index)
-                return (snapshot, newLastGood)
-            }
-            await self.install(snapshot.0, lastGood: snapshot.1)
-        }
-    }
-
-    private func install(_ newSnapshot: LibrarySnapshot, lastGood: LastGoodFiles) {
-        snapshot = newSnapshot
-        self.lastGood = lastGood
-        isLoading = false
-        for (key, waiter) in waiters where waiter.generation < newSnapshot.generation {
-            waiters[key] = nil
-            waiter.continuation.resume(returning: newSnapshot)
-        }
-        let library = newSnapshot.library
-        configuration.logError("snippets-lsp mcp: loaded \(library.snippets.count) snippets from \(library.files.count) files")
-        if let meaning = configuration.meaning {
-            meaning.embedInBackground(newSnapshot)
-        } else {
-            newSnapshot.askFacts.meaning.turnOff(because: configuration.meaningOffReason ?? MeaningSetup.offReason)
-        }
-        if loadRequested {
-            loadRequested = false
-            scheduleLoad()
-        }
+        await service.reloadAndWait()
     }
 }

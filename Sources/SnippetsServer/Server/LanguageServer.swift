@@ -61,8 +61,9 @@ public actor LanguageServer {
         let connection = ClientConnection(transport: transport, logError: configuration.logError)
         self.connection = connection
         self.library = LibraryService(
-            configuration: configuration, connection: connection,
-            selection: LibrarySelection(settings: settings, configuration: configuration, workspaceFolders: []))
+            configuration: configuration,
+            selection: LibrarySelection(settings: settings, configuration: configuration, workspaceFolders: [])
+        ) { line, toClient in connection.log(line, toClient: toClient) }
         self.diagnostics = DiagnosticsPublisher(connection: connection)
         self.registrations = ClientRegistrations(connection: connection)
         self.qualifier = ModelQualifier(cache: QualificationCache(environment: configuration.environment), pacing: configuration.probePacing)

@@ -2,7 +2,8 @@ import Foundation
 import SnippetsCore
 
 /// The library in service and how it gets there: loading and reloading off the request loop, the snapshot,
-/// the periodic check of the library's files, and waiting for a snapshot to be installed.
+/// the periodic check of the library's files, and waiting for a snapshot to be installed. The language server and
+/// the MCP server (through `WatchedLibrary`) both serve their library from one.
 ///
 /// **Invariant:** at most one load runs at a time; reloads asked for while one runs are folded into one more run,
 /// which reads the files after the last request. **Invariant:** a snapshot is replaced whole and never by an older
@@ -35,6 +36,8 @@ actor LibraryService {
             case firstSnapshot
             /// The end of load run number `n`.
             case run(Int)
+            /// Any snapshot of a later generation than this.
+            case newerThan(Int)
         }
 
         let target: Target
@@ -42,8 +45,13 @@ actor LibraryService {
         let timer: Task<Void, Never>
     }
 
+    /// Writes a line to stderr, and to the client too when the flag says so (a load's summary).
+    typealias Log = @Sendable (_ line: String, _ toClient: Bool) -> Void
+
     private let configuration: ServerConfiguration
-    private let connection: ClientConnection
+    private let log: Log
+    /// Whether the first load serves the user's own library before the project snippets and annotations follow.
+    private let servesInterim: Bool
     /// The library in service.
     private(set) var snapshot = LibrarySnapshot.empty
     /// Which library is loaded and watched.
@@ -55,10 +63,11 @@ actor LibraryService {
     private var watcherTask: Task<Void, Never>?
     private var onInstall: InstallHandler?
 
-    init(configuration: ServerConfiguration, connection: ClientConnection, selection: LibrarySelection) {
+    init(configuration: ServerConfiguration, selection: LibrarySelection, servesInterim: Bool = true, log: @escaping Log) {
         self.configuration = configuration
-        self.connection = connection
         self.selection = selection
+        self.servesInterim = servesInterim
+        self.log = log
     }
 
     /// Sets what runs after each install (the server's publishing and announcing).
@@ -88,6 +97,7 @@ actor LibraryService {
         let loadLearned = selection.isLearning ? configuration.loadLearnedWords : nil
         let lastGood = self.lastGood
         let generation = snapshot.generation + 1
+        let servesInterim = servesInterim
         loading.task = Task.detached(priority: .utility) {
             // On the first load the user's own library goes into service as soon as it is read and indexed: what
             // is learned from the library as a whole (conflicts, revisions) follows, and so do project snippets,
@@ -95,7 +105,7 @@ actor LibraryService {
             // completion waiting). Later reloads need no interim (and no second index): the last snapshot serves.
             let (own, interim) = await Self.offCooperativeThreads { () -> (SnippetLibrary, LibrarySnapshot?) in
                 let own = loader(layers, [])
-                guard generation == 1 else { return (own, nil) }
+                guard generation == 1, servesInterim else { return (own, nil) }
                 var interimLastGood = lastGood
                 let served = interimLastGood.serving(own)
                 let learned = loadLearned?(layers.map(\.path), served) ?? .none
@@ -142,6 +152,13 @@ actor LibraryService {
         return await wait(for: .firstSnapshot, timeout: timeout)
     }
 
+    /// The first snapshot of a later generation than `generation`, waiting for it (until `timeout`, or until the
+    /// caller is cancelled: then the snapshot in service).
+    func snapshot(newerThan generation: Int, timeout: Duration = .seconds(86_400)) async -> LibrarySnapshot {
+        guard snapshot.generation <= generation else { return snapshot }
+        return await wait(for: .newerThan(generation), timeout: timeout)
+    }
+
     private func wait(for target: Waiter.Target, timeout: Duration) async -> LibrarySnapshot {
         nextWaiterID += 1
         let id = nextWaiterID
@@ -172,6 +189,7 @@ actor LibraryService {
             switch waiter.target {
             case .firstSnapshot where snapshot.generation > 0: resume(id)
             case .run(let run) where run <= loading.finished: resume(id)
+            case .newerThan(let generation) where snapshot.generation > generation: resume(id)
             default: break
             }
         }
@@ -188,10 +206,10 @@ actor LibraryService {
     private func install(_ newSnapshot: LibrarySnapshot, lastGood: LastGoodFiles, problems: LoadProblems) async {
         snapshot = newSnapshot
         self.lastGood = lastGood
-        connection.log(problems.summary(of: newSnapshot.library), toClient: true)
-        for line in problems.logLines { connection.log(line) }
+        log(problems.summary(of: newSnapshot.library), true)
+        for line in problems.logLines { log(line, false) }
         if problems.count > LoadProblems.loggedLimit {
-            connection.log("... and \(problems.count - LoadProblems.loggedLimit) more problems (run `snippets-lsp check` to see them all)")
+            log("... and \(problems.count - LoadProblems.loggedLimit) more problems (run `snippets-lsp check` to see them all)", false)
         }
         // Reloads asked for meanwhile are folded into the follow-up: this run is still the one running.
         await onInstall?(newSnapshot, problems)

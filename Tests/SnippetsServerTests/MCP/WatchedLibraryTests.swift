@@ -10,17 +10,19 @@ private final class ChangingFiles: @unchecked Sendable {
     private let lock = NSLock()
     private var files: [String: String]
     private var edits = 0
+    private var modified = Date(timeIntervalSince1970: 0)
 
     init(_ files: [String: String]) { self.files = files }
 
     var current: [String: String] { lock.withLock { files } }
-    /// One stamp per edit, as `DiskStamps` would see a changed size or time.
-    var stamps: [String: FileStamp] { lock.withLock { ["/lib": FileStamp(size: edits, modified: Date(timeIntervalSince1970: 0))] } }
+    /// One stamp per edit, as `DiskStamps` would see a changed size and time (an edit is modified now).
+    var stamps: [String: FileStamp] { lock.withLock { ["/lib": FileStamp(size: edits, modified: modified)] } }
 
     func set(_ path: String, _ text: String) {
         lock.withLock {
             files[path] = text
             edits += 1
+            modified = Date()
         }
     }
 }
