@@ -1,3 +1,4 @@
+import Foundation
 import SnippetsCore
 import Testing
 
@@ -97,5 +98,40 @@ struct SettingsTests {
         client.notify("workspace/didChangeConfiguration", ["settings": ["snippets": ["libraries": ["/elsewhere"]]]])
         try await client.nextLoad()
         #expect(await client.server.snapshot.library.searchedPaths == ["/elsewhere"])
+    }
+}
+
+/// The VS Code extension's manifest (`editors/vscode/package.json`) offers exactly the settings the server declares
+/// (`ServerSettings.declarations`), with the same defaults, choices and minimums: a setting added on one side only
+/// would be one VS Code users cannot set, or one the server ignores.
+struct SettingsManifestTests {
+    /// What only the extension reads (the binary it starts).
+    static let clientOnly: Set<String> = ["serverPath"]
+
+    @Test func theVSCodeManifestOffersEveryDeclaredSettingAsDeclared() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let manifest = try JSONValue.parse(Array(Data(contentsOf: root.appendingPathComponent("editors/vscode/package.json"))))
+        let properties = try #require(manifest["contributes"]?["configuration"]?["properties"]?.objectValue)
+        var offered: [String: JSONValue] = [:]
+        for (name, property) in properties where name.hasPrefix("snippets.") {
+            offered[String(name.dropFirst("snippets.".count))] = property
+        }
+        let declared = Dictionary(uniqueKeysWithValues: ServerSettings.declarations.map { ($0.key, $0) })
+        #expect(Set(offered.keys).subtracting(Self.clientOnly) == Set(declared.keys))
+        for (key, setting) in declared {
+            guard let property = offered[key] else { continue }
+            #expect(property["default"] ?? .null == setting.defaultValue, "snippets.\(key): default")
+            #expect(property["enum"]?.arrayValue?.compactMap(\.stringValue) == setting.choices, "snippets.\(key): choices")
+            #expect(property["minimum"]?.intValue == setting.minimum, "snippets.\(key): minimum")
+        }
+    }
+
+    @Test func everyDeclaredDefaultIsWhatUnsetSettingsHold() {
+        // Applying each default changes nothing and reports nothing.
+        for setting in ServerSettings.declarations where setting.defaultValue != .null {
+            let (settings, problems) = ServerSettings().applying([setting.key: setting.defaultValue])
+            #expect(settings == ServerSettings(), "snippets.\(setting.key)")
+            #expect(problems.isEmpty, "snippets.\(setting.key): \(problems)")
+        }
     }
 }

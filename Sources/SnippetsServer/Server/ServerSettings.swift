@@ -84,18 +84,6 @@ public struct ServerSettings: Sendable, Hashable {
     /// These settings with the members of `json` applied. Accepts `{settings: {snippets: {...}}}`,
     /// `{snippets: {...}}` and a bare object; keys not present keep their current value. An invalid value keeps
     /// the default and is reported.
-    /// The case of an enumerated setting that `value` names, else `fallback` and a problem listing every case
-    /// (`must be "auto", "always" or "never"`).
-    private static func named<Value: RawRepresentable & CaseIterable>(
-        _ name: String, _ value: JSONValue, default fallback: Value, problems: inout [Problem]
-    ) -> Value where Value.RawValue == String {
-        if let text = value.stringValue, let chosen = Value(rawValue: text) { return chosen }
-        let list = Value.allCases.map { "\"\($0.rawValue)\"" }.listed(conjunction: "or")
-        problems.append(Problem(
-            name: name, message: "setting 'snippets.\(name)' must be \(list); using the default \"\(fallback.rawValue)\""))
-        return fallback
-    }
-
     public func applying(_ json: JSONValue?) -> (settings: ServerSettings, problems: [Problem]) {
         var object = json
         if let inner = object?["settings"], inner.objectValue != nil || inner == .null { object = inner }
@@ -103,72 +91,124 @@ public struct ServerSettings: Sendable, Hashable {
         guard let members = object?.objectValue else { return (self, []) }
         var result = self
         var problems: [Problem] = []
-        if let value = members["libraries"] {
+        for setting in Self.declarations {
+            if let value = members[setting.key] { setting.apply(value, &result, &problems) }
+        }
+        return (result, problems)
+    }
+
+    /// Every setting, declared once: its key (under `snippets`), its default as the JSON an editor's manifest
+    /// gives, the values it takes, and how a value is applied (an invalid one keeps the default and says so).
+    /// `applying` reads this table, and a test checks the VS Code extension's manifest against it.
+    static let declarations: [SettingDeclaration] = [
+        SettingDeclaration(key: "libraries", defaultValue: .null) { value, settings, problems in
             let (layers, layerProblems) = LibraryLayerSettings.layers(from: value)
-            result.libraries = layers
+            settings.libraries = layers
             problems += layerProblems
-        }
-        if let value = members["maxCompletionItems"] {
-            if let number = value.intValue, Self.maxCompletionItemsRange.contains(number) {
-                result.maxCompletionItems = number
-            } else if let number = value.numberValue, number > Double(Self.maxCompletionItemsRange.upperBound) {
+        },
+        SettingDeclaration(
+            key: "maxCompletionItems", defaultValue: .int(defaultMaxCompletionItems),
+            minimum: maxCompletionItemsRange.lowerBound
+        ) { value, settings, problems in
+            if let number = value.intValue, maxCompletionItemsRange.contains(number) {
+                settings.maxCompletionItems = number
+            } else if let number = value.numberValue, number > Double(maxCompletionItemsRange.upperBound) {
                 // Neovim's `math.maxinteger` and friends mean "no limit": the most the server sends.
-                result.maxCompletionItems = Self.maxCompletionItemsRange.upperBound
+                settings.maxCompletionItems = maxCompletionItemsRange.upperBound
                 problems.append(Problem(
                     name: "maxCompletionItems",
-                    message: "setting 'snippets.maxCompletionItems' is over the most the server sends; using \(Self.maxCompletionItemsRange.upperBound)"))
+                    message: "setting 'snippets.maxCompletionItems' is over the most the server sends; using \(maxCompletionItemsRange.upperBound)"))
             } else {
-                result.maxCompletionItems = Self.defaultMaxCompletionItems
+                settings.maxCompletionItems = defaultMaxCompletionItems
                 problems.append(Problem(
                     name: "maxCompletionItems",
-                    message: "setting 'snippets.maxCompletionItems' must be a positive whole number; using the default \(Self.defaultMaxCompletionItems)"))
+                    message: "setting 'snippets.maxCompletionItems' must be a positive whole number; using the default \(defaultMaxCompletionItems)"))
             }
-        }
-        if let value = members["resolveVariables"] {
-            result.resolveVariables = Self.named("resolveVariables", value, default: .auto, problems: &problems)
-        }
-        if let value = members["choices"] {
-            result.choices = Self.named("choices", value, default: .auto, problems: &problems)
-        }
-        if let value = members["askMarker"] {
+        },
+        SettingDeclaration.choosing("resolveVariables", default: VariableResolution.auto, \.resolveVariables),
+        SettingDeclaration.choosing("choices", default: ChoiceRendering.auto, \.choices),
+        SettingDeclaration(key: "askMarker", defaultValue: .string(defaultAskMarker)) { value, settings, problems in
             if let text = value.stringValue, text.contains(where: { !$0.isWhitespace }) {
-                result.askMarker = text
+                settings.askMarker = text
             } else {
-                result.askMarker = Self.defaultAskMarker
+                settings.askMarker = defaultAskMarker
                 problems.append(Problem(
                     name: "askMarker",
-                    message: "setting 'snippets.askMarker' must be a non-empty string; using the default \"\(Self.defaultAskMarker)\""))
+                    message: "setting 'snippets.askMarker' must be a non-empty string; using the default \"\(defaultAskMarker)\""))
             }
-        }
-        if let value = members["saveTo"] {
+        },
+        SettingDeclaration(key: "saveTo", defaultValue: .null) { value, settings, problems in
             if value == .null {
-                result.saveTo = nil
+                settings.saveTo = nil
             } else if let path = value.stringValue, !path.isEmpty {
-                result.saveTo = path
+                settings.saveTo = path
             } else {
-                result.saveTo = nil
+                settings.saveTo = nil
                 problems.append(Problem(
                     name: "saveTo",
                     message: "setting 'snippets.saveTo' must be a file path; saving to saved.code-snippets in the first library directory"))
             }
-        }
-        if let value = members["learning"] {
+        },
+        SettingDeclaration(key: "learning", defaultValue: .bool(true)) { value, settings, problems in
             if case .bool(let enabled) = value {
-                result.learning = enabled
+                settings.learning = enabled
             } else {
-                result.learning = true
+                settings.learning = true
                 problems.append(Problem(
                     name: "learning", message: "setting 'snippets.learning' must be true or false; using the default true"))
             }
-        }
-        if let value = members["model"] {
+        },
+        SettingDeclaration(key: "model", defaultValue: .null) { value, settings, problems in
             let (model, modelProblems) = ModelSettings.configuration(from: value)
-            result.model = model
+            settings.model = model
             problems += modelProblems
             let (role, roleProblems) = ModelSettings.role(from: value)
-            result.modelRole = role
+            settings.modelRole = role
             problems += roleProblems
+        },
+    ]
+}
+
+/// One user setting (see `ServerSettings.declarations`).
+struct SettingDeclaration: Sendable {
+    /// The name under `snippets` (`maxCompletionItems`).
+    let key: String
+    /// The default, as a manifest writes it (`null` for "not set").
+    let defaultValue: JSONValue
+    /// The values an enumerated setting takes, in order; nil for any other.
+    var choices: [String]? = nil
+    /// The least value a number setting takes.
+    var minimum: Int? = nil
+    /// Applies `value` to the settings, adding a problem (and keeping a default) when it cannot be used.
+    let apply: @Sendable (JSONValue, inout ServerSettings, inout [ServerSettings.Problem]) -> Void
+
+    init(
+        key: String, defaultValue: JSONValue, choices: [String]? = nil, minimum: Int? = nil,
+        apply: @escaping @Sendable (JSONValue, inout ServerSettings, inout [ServerSettings.Problem]) -> Void
+    ) {
+        self.key = key
+        self.defaultValue = defaultValue
+        self.choices = choices
+        self.minimum = minimum
+        self.apply = apply
+    }
+
+    /// An enumerated setting stored at `keyPath`: a value naming a case sets it, anything else keeps `fallback`
+    /// with a problem listing every case (`must be "auto", "always" or "never"`).
+    static func choosing<Value: RawRepresentable & CaseIterable & Sendable>(
+        _ key: String, default fallback: Value, _ keyPath: WritableKeyPath<ServerSettings, Value> & Sendable
+    ) -> SettingDeclaration where Value.RawValue == String {
+        SettingDeclaration(
+            key: key, defaultValue: .string(fallback.rawValue), choices: Value.allCases.map(\.rawValue)
+        ) { value, settings, problems in
+            if let text = value.stringValue, let chosen = Value(rawValue: text) {
+                settings[keyPath: keyPath] = chosen
+                return
+            }
+            let list = Value.allCases.map { "\"\($0.rawValue)\"" }.listed(conjunction: "or")
+            problems.append(ServerSettings.Problem(
+                name: key, message: "setting 'snippets.\(key)' must be \(list); using the default \"\(fallback.rawValue)\""))
+            settings[keyPath: keyPath] = fallback
         }
-        return (result, problems)
     }
 }
