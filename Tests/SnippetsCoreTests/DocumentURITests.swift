@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import SnippetsCore
 
@@ -30,5 +31,23 @@ import Testing
         let uri = DocumentURI(filePath: path)
         #expect(uri.stringValue == "file:///lib/My%20Snippets/%C3%A9t%C3%A9%231%3F.code-snippets")
         #expect(uri.filePath == path)
+    }
+}
+
+/// Every file path becomes a `file:` URI through `DocumentURI` alone: Foundation's `URL(fileURLWithPath:)` spells
+/// `+`, `,` and `@` otherwise, and a snippet's id hashes its URI, so a second conversion gave a saved snippet an id
+/// no other request knew (a library folder named `c++ lib`).
+@Suite struct OneURIConversionTests {
+    @Test func noSourceFileTurnsAPathIntoAURIThroughFoundation() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources")
+        let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }
+        #expect(files.count > 50)
+        let conversion = try Regex(#"URL\(fileURLWithPath:[^\n]*\)\s*\.absoluteString|\.fileURL[^\n]*\.absoluteString"#)
+        for file in files {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            #expect(text.firstMatch(of: conversion) == nil, "\(file) turns a path into a URI outside DocumentURI")
+        }
     }
 }

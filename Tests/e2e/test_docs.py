@@ -119,7 +119,7 @@ def test_every_page_of_docs_is_linked_from_the_readme():
     assert not unlinked, f"pages of docs/ the README never links to: {unlinked}"
 
 
-@pytest.mark.parametrize(("name", "limit"), [("README.md", 20 * 1024), ("ARCHITECTURE.md", 16 * 1024)])
+@pytest.mark.parametrize(("name", "limit"), [("README.md", 20_000), ("ARCHITECTURE.md", 16_000)])
 def test_the_front_page_and_the_map_stay_short(name: str, limit: int):
     size = len((REPO / name).read_bytes())
     assert size <= limit, (
