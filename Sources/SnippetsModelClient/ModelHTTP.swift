@@ -331,13 +331,13 @@ extension ModelHTTP.LibcurlUnavailable {
     /// Why no model can be reached, and what to install, for the user.
     var reason: String {
         #if os(Linux)
-            let install = "install it (Debian, Ubuntu: apt-get install libcurl4)"
+            let install = "e.g. apt-get install libcurl4"
         #else
-            let install = "install libcurl"
+            let install = "with the system's package manager"
         #endif
         switch status {
-        case SNIPPETS_CURL_NOT_FOUND: return "libcurl, which the model client needs, could not be loaded (\(library)); \(install)"
-        case SNIPPETS_CURL_TOO_OLD: return "the libcurl at \(library) is too old for the model client (7.68 or newer is needed); \(install)"
+        case SNIPPETS_CURL_NOT_FOUND: return "the model client needs libcurl and \(library) could not be loaded; install it, \(install)"
+        case SNIPPETS_CURL_TOO_OLD: return "\(library) is too old for the model client (libcurl 7.68 or newer is needed); update it, \(install)"
         default: return "libcurl (\(library)) failed to initialise"
         }
     }

@@ -213,7 +213,7 @@ extension ModelClientRequestTests {
         #if os(Linux)
             #expect(
                 fault.description
-                    == "the model could not be reached (libcurl, which the model client needs, could not be loaded (libcurl.so.4); install it (Debian, Ubuntu: apt-get install libcurl4))")
+                    == "the model could not be reached (the model client needs libcurl and libcurl.so.4 could not be loaded; install it, e.g. apt-get install libcurl4)")
         #endif
         #expect(fault.reasonCode == .modelUnreachable)
     }
