@@ -40,12 +40,13 @@ release: build-deps encoder ## Optimised build (.build/release/snippets-lsp), th
 	$(SWIFT) build -c release
 	$(ENCODER) install .build/release
 
-# The model client speaks libcurl's C API (Sources/CCurl): Debian's libcurl4-openssl-dev, through apt-get (once).
+# The model client speaks libcurl's C API (Sources/CCurlLoader, opened with dlopen): building needs its headers,
+# Debian's libcurl4-openssl-dev, through apt-get (once).
 build-deps: ## Install libcurl's development files (Debian's libcurl4-openssl-dev) when they are missing.
 	@scripts/build-deps.sh
 
-# A binary that runs where no Swift is installed: the Swift runtime and Foundation linked in (the model client and
-# FoundationNetworking link against the system's libcurl: Debian's libcurl4-openssl-dev, scripts/build-deps.sh). Checked by
+# A binary that runs where no Swift is installed: the Swift runtime and Foundation linked in (the model client opens
+# the system's libcurl with dlopen when a model is first used; libcurl4 need be there only then). Checked by
 # scripts/static-check.sh: no toolchain library in ldd, runs under env -i; prints its size and start-up time.
 STATIC_BIN := .build/static/snippets-lsp
 static: build-deps encoder ## Self-contained, stripped release binary (.build/static/snippets-lsp), checked to run without Swift.

@@ -18,10 +18,11 @@ let package = Package(
             linkerSettings: [.linkedLibrary("_FoundationICU", .when(platforms: [.linux]))]),
         // JSON-RPC, LSP, handlers, the real file system, command-line commands.
         // The OpenAI-compatible HTTP client behind the core's AskModel protocol (llama-server, Ollama, vLLM, LM Studio).
-        // libcurl's C API, which the model client speaks (Debian: libcurl4-openssl-dev, installed by scripts/build-deps.sh;
-        // macOS ships it).
-        .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
-        .target(name: "SnippetsModelClient", dependencies: ["SnippetsCore", "CCurl"]),
+        // libcurl's C API, which the model client speaks, opened with dlopen on the first model request and never
+        // linked: a process without a model maps none of libcurl's ~30 libraries. Building needs curl/curl.h only
+        // (Debian: libcurl4-openssl-dev, installed by scripts/build-deps.sh; macOS ships it); a model needs libcurl4.
+        .target(name: "CCurlLoader"),
+        .target(name: "SnippetsModelClient", dependencies: ["SnippetsCore", "CCurlLoader"]),
         .target(name: "SnippetsServer", dependencies: ["SnippetsCore", "SnippetsModelClient", "SnippetsEncoder"]),
         // The sentence encoder (all-MiniLM-L6-v2 in Swift): Foundation only; BLAS through dlopen when present.
         .target(

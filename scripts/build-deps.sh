@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs what building snippets-lsp needs from Debian: libcurl4-openssl-dev, the headers and link library of the
-# libcurl the model client speaks through its C API (Sources/CCurl), also what FoundationNetworking links against in
-# the self-contained build; and libopenblas0-pthread, whose cblas_sgemm the sentence encoder (Sources/SnippetsEncoder)
-# loads with dlopen at first use (no link-time dependency; without it the encoder runs its slower pure-Swift matmul). Run by `make build`, `make release`, `make swift-test` and `make static`; does nothing
+# Installs what building snippets-lsp needs from Debian: libcurl4-openssl-dev, for curl/curl.h only (the model client
+# opens libcurl with dlopen at its first request, Sources/CCurlLoader, so nothing links it; a model needs the runtime
+# libcurl4, which the -dev package depends on); and libopenblas0-pthread, whose cblas_sgemm the sentence encoder
+# (Sources/SnippetsEncoder) loads with dlopen at first use (no link-time dependency; without it the encoder runs its
+# slower pure-Swift matmul). Run by `make build`, `make release`, `make swift-test` and `make static`; does nothing
 # when the package is installed. macOS ships libcurl with the SDK: nothing to install there.
 set -euo pipefail
 
@@ -18,7 +19,7 @@ if [ ${#MISSING[@]} -eq 0 ]; then
 fi
 PACKAGES=("${MISSING[@]}")
 if ! command -v apt-get >/dev/null; then
-    echo "build-deps: apt-get is not available; install ${PACKAGES[*]} (libcurl's curl/curl.h and libcurl.so; OpenBLAS) yourself" >&2
+    echo "build-deps: apt-get is not available; install ${PACKAGES[*]} (libcurl's curl/curl.h; OpenBLAS) yourself" >&2
     exit 1
 fi
 SUDO=()

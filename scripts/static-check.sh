@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks that a snippets-lsp binary runs without a Swift toolchain: `ldd` lists no Swift runtime or Foundation
 # library, and the binary answers --version, doctor and an LSP initialize/shutdown under `env -i` with a PATH
-# that holds no toolchain. Prints its size and start-up times (the median of 5 runs each).
+# that holds no toolchain. Also that libcurl is not linked (the model client opens it with dlopen) yet opens when a
+# model is asked for. Prints its size and start-up times (the median of 5 runs each).
 # Usage: scripts/static-check.sh BINARY
 set -euo pipefail
 
@@ -12,7 +13,10 @@ fail() { echo "static-check: FAILED: $*" >&2; exit 1; }
 if ldd "$BIN" | grep -Ei 'libswift|libFoundation|libdispatch|libBlocksRuntime|libicu|/swift/|toolchain'; then
     fail "$BIN still loads the libraries above from the Swift toolchain"
 fi
-echo "static-check: ldd lists no Swift or Foundation library:"
+if ldd "$BIN" | grep -E 'libcurl'; then
+    fail "$BIN links libcurl; the model client is to open it with dlopen when a model is first used"
+fi
+echo "static-check: ldd lists no Swift or Foundation library, nor libcurl:"
 ldd "$BIN" | sed 's/^/  /'
 
 CLEAN=(env -i HOME="$ROOT/.build/static-home" PATH=/usr/bin:/bin)
@@ -20,6 +24,10 @@ mkdir -p "$ROOT/.build/static-home"
 version=$("${CLEAN[@]}" "$BIN" --version) || fail "--version did not run under env -i"
 echo "static-check: $version"
 "${CLEAN[@]}" "$BIN" doctor --library "$ROOT/examples/library" >/dev/null || fail "doctor found a problem with examples/library"
+# Nothing listens on port 1: "nothing answers" is libcurl's refused connection, so libcurl was opened and ran.
+model=$("${CLEAN[@]}" "$BIN" doctor --library "$ROOT/examples/library" --model-url http://127.0.0.1:1 --model-role advisory 2>&1) || true
+grep -q "nothing answers at 127.0.0.1:1" <<<"$model" || fail "the model client did not reach libcurl: $(grep -i -m1 'model' <<<"$model")"
+echo "static-check: a model request opens libcurl at run time"
 
 python3 - "$BIN" "$ROOT/examples/library" <<'PY'
 import json, os, statistics, subprocess, sys, time

@@ -1,10 +1,20 @@
-import CCurl
+import CCurlLoader
 import Foundation
 import SnippetsCore
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+/// A request, as the model client sends it. Our own type, not `URLRequest`: on Linux that lives in
+/// FoundationNetworking, whose loading alone (libcurl and ~30 libraries behind it) cost every start of the process
+/// 7-8 ms, model or not.
+struct HTTPRequest: Sendable {
+    var url: URL
+    /// "GET" or "POST" (anything else is sent as a custom method).
+    var method = "GET"
+    /// Sent in this order; a line holding CR or LF is left out.
+    var headers: [(name: String, value: String)] = []
+    var body: Data?
+    /// The whole transfer, connecting included.
+    var timeoutSeconds: Double = 60
+}
 
 /// A status and body, as the model client needs them.
 struct HTTPReply: Sendable {
@@ -14,6 +24,9 @@ struct HTTPReply: Sendable {
 
 /// The HTTP side of the model client: libcurl's C API on a thread per request, following no redirects, a whole-call
 /// deadline, cancellation that stops the transfer, and transport errors turned into `AskModelError`s.
+///
+/// **Invariant:** libcurl is loaded (`snippets_curl_load`, with dlopen) only when a request is first performed, on
+/// its transfer thread; nothing else in the process maps it. Without it a request fails as `LibcurlUnavailable`.
 ///
 /// Not URLSession: FoundationNetworking on Linux burned 0.5-0.95 s of CPU per second while a request waited on a
 /// server that stalled or trickled, and did not reliably stop reading a reply it had cancelled (from 3 MB to the
@@ -31,6 +44,20 @@ enum ModelHTTP {
     struct TransferFailed: Error {
         var code: Int
     }
+
+    /// libcurl could not be loaded, so no request can be sent; `status` says why, `library` names the file.
+    struct LibcurlUnavailable: Error {
+        var status: snippets_curl_load_status
+        var library: String
+    }
+
+    /// Loads libcurl once per process, on the first transfer thread that needs it (dlopen reads files; never on
+    /// Swift's cooperative threads), and says whether it is there.
+    private static let libcurl: Result<Void, LibcurlUnavailable> = {
+        let status = snippets_curl_load()
+        if status == SNIPPETS_CURL_LOADED { return .success(()) }
+        return .failure(LibcurlUnavailable(status: status, library: String(cString: snippets_curl_library_name())))
+    }()
 
     /// One request, start to finish, on a thread of its own: a libcurl easy handle in a multi handle of its own,
     /// driven by `curl_multi_poll`, which sleeps until the socket, the transfer's own clock or `cancel` wakes it. So
@@ -52,7 +79,7 @@ enum ModelHTTP {
 
         /// Sends `request`; its outcome goes to `continuation`: when it completes, when its reply grows too large,
         /// or when `cancel` is called, whichever comes first.
-        func start(_ request: URLRequest, _ continuation: CheckedContinuation<HTTPReply, any Error>) {
+        func start(_ request: HTTPRequest, _ continuation: CheckedContinuation<HTTPReply, any Error>) {
             lock.lock()
             let isCancelled = self.isCancelled
             if !isCancelled { self.continuation = continuation }
@@ -67,7 +94,7 @@ enum ModelHTTP {
         func cancel() {
             lock.lock()
             isCancelled = true
-            if let multi { curl_multi_wakeup(multi) }
+            if let multi { snippets_curl_multi_wakeup(multi) }
             lock.unlock()
             finish(.failure(URLError(.cancelled)))
         }
@@ -89,11 +116,12 @@ enum ModelHTTP {
         }
 
         /// The transfer, on its own thread; returns when it ended or its caller was answered.
-        private func perform(_ request: URLRequest) {
+        private func perform(_ request: HTTPRequest) {
             guard !isOver else { return }
-            guard let easy = curl_easy_init() else { return finish(.failure(TransferFailed(code: Int(CURLE_FAILED_INIT.rawValue)))) }
-            guard let multi = curl_multi_init() else {
-                curl_easy_cleanup(easy)
+            if case .failure(let unavailable) = ModelHTTP.libcurl { return finish(.failure(unavailable)) }
+            guard let easy = snippets_curl_easy_init() else { return finish(.failure(TransferFailed(code: Int(CURLE_FAILED_INIT.rawValue)))) }
+            guard let multi = snippets_curl_multi_init() else {
+                snippets_curl_easy_cleanup(easy)
                 return finish(.failure(TransferFailed(code: Int(CURLE_FAILED_INIT.rawValue))))
             }
             var headers: UnsafeMutablePointer<curl_slist>?
@@ -101,24 +129,24 @@ enum ModelHTTP {
                 lock.lock()
                 self.multi = nil
                 lock.unlock()
-                curl_multi_remove_handle(multi, easy)
-                curl_easy_cleanup(easy)
-                curl_multi_cleanup(multi)
-                curl_slist_free_all(headers)
+                snippets_curl_multi_remove_handle(multi, easy)
+                snippets_curl_easy_cleanup(easy)
+                snippets_curl_multi_cleanup(multi)
+                snippets_curl_slist_free_all(headers)
             }
             headers = configure(easy, for: request)
-            curl_multi_add_handle(multi, easy)
+            snippets_curl_multi_add_handle(multi, easy)
             lock.lock()
             self.multi = multi
             lock.unlock()
             var running: Int32 = 1
             while !isOver {
-                guard curl_multi_perform(multi, &running) == CURLM_OK else {
+                guard snippets_curl_multi_perform(multi, &running) == CURLM_OK else {
                     return finish(.failure(TransferFailed(code: Int(CURLE_FAILED_INIT.rawValue))))
                 }
                 if running == 0 { break }
                 // Sleeps until the socket is ready, curl's own timers are due, or `cancel` wakes it (at most 1 s).
-                _ = curl_multi_poll(multi, nil, 0, 1000, nil)
+                _ = snippets_curl_multi_poll(multi, 1000)
             }
             if isOver { return }
             let result = snippets_curl_multi_result(multi)
@@ -131,14 +159,14 @@ enum ModelHTTP {
 
         /// Sets up `easy` for `request`: its URL, method, headers and body, the deadline, the reply cap; no
         /// redirects, cookies, credentials from files or compressed replies. Returns the header list to free.
-        private func configure(_ easy: UnsafeMutableRawPointer, for request: URLRequest) -> UnsafeMutablePointer<curl_slist>? {
-            snippets_curl_set_string(easy, CURLOPT_URL, request.url?.absoluteString ?? "")
+        private func configure(_ easy: UnsafeMutableRawPointer, for request: HTTPRequest) -> UnsafeMutablePointer<curl_slist>? {
+            snippets_curl_set_string(easy, CURLOPT_URL, request.url.absoluteString)
             snippets_curl_set_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
             snippets_curl_set_long(easy, CURLOPT_FOLLOWLOCATION, 0)
             snippets_curl_set_long(easy, CURLOPT_NOSIGNAL, 1)
             snippets_curl_set_long(easy, CURLOPT_NETRC, Int(CURL_NETRC_IGNORED.rawValue))
             // The whole transfer, connecting included; the caller's own deadline (`withDeadline`) comes first.
-            snippets_curl_set_long(easy, CURLOPT_TIMEOUT_MS, max(1, Int(request.timeoutInterval * 1000)))
+            snippets_curl_set_long(easy, CURLOPT_TIMEOUT_MS, max(1, Int(request.timeoutSeconds * 1000)))
             // A declared length over the cap is refused before the body is read; an undeclared one is cut by `receive`.
             snippets_curl_set_size(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(ModelHTTP.maximumReplyBytes))
             let context = Unmanaged.passUnretained(self).toOpaque()
@@ -153,10 +181,10 @@ enum ModelHTTP {
                 guard let context else { return 1 }
                 return Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue().isOver ? 1 : 0
             }
-            let method = request.httpMethod ?? "GET"
+            let method = request.method
             if method == "POST" {
                 // Copied by libcurl (COPYPOSTFIELDS), so the bytes need not outlive this call.
-                var body = request.httpBody ?? Data()
+                var body = request.body ?? Data()
                 snippets_curl_set_size(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
                 body.append(0)  // a readable byte even for an empty body; the size above excludes it
                 body.withUnsafeMutableBytes { bytes in
@@ -168,12 +196,12 @@ enum ModelHTTP {
                 snippets_curl_set_string(easy, CURLOPT_CUSTOMREQUEST, method)
             }
             // No `Expect: 100-continue`: a server that never answers it would cost a second per request.
-            var headers = curl_slist_append(nil, "Expect:")
-            for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            var headers = snippets_curl_slist_append(nil, "Expect:")
+            for (name, value) in request.headers {
                 let line = "\(name): \(value)"
                 // A header value is never split into two header lines.
                 guard !line.contains(where: { $0 == "\r" || $0 == "\n" }) else { continue }
-                headers = curl_slist_append(headers, line)
+                headers = snippets_curl_slist_append(headers, line)
             }
             snippets_curl_set_headers(easy, headers)
             return headers
@@ -192,10 +220,6 @@ enum ModelHTTP {
             return count
         }
     }
-
-    /// libcurl's process-wide set-up, done once before the first transfer (`curl_global_init` is not to race
-    /// `curl_easy_init`).
-    private static let curlReady: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
     /// The error a failed transfer's `CURLcode` means, as `URLError` where one fits (so `fault(for:)` has one
     /// vocabulary), else `TransferFailed`.
@@ -247,8 +271,7 @@ enum ModelHTTP {
     }
 
     /// Sends `request`; every status comes back as a reply, transport failures as errors.
-    static func send(_ request: URLRequest) async throws -> HTTPReply {
-        guard curlReady else { throw TransferFailed(code: Int(CURLE_FAILED_INIT.rawValue)) }
+    static func send(_ request: HTTPRequest) async throws -> HTTPReply {
         let exchange = Exchange()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPReply, any Error>) in
@@ -282,6 +305,7 @@ enum ModelHTTP {
         if error is ReplyTooLarge {
             return .schemaMismatch(detail: "the reply was longer than \(maximumReplyBytes / 1024 / 1024) MB; a chat completion is a few kilobytes")
         }
+        if let unavailable = error as? LibcurlUnavailable { return .unreachable(detail: unavailable.reason) }
         let place = "\(url.host ?? "?")\(url.port.map { ":\($0)" } ?? "")"
         if let failed = error as? TransferFailed { return .unreachable(detail: "\(place): network error (libcurl \(failed.code))") }
         guard let urlError = error as? URLError else {
@@ -299,6 +323,22 @@ enum ModelHTTP {
             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
             return .unreachable(detail: "the TLS connection to \(place) failed")
         default: return .unreachable(detail: "\(place): network error \(urlError.code.rawValue)")
+        }
+    }
+}
+
+extension ModelHTTP.LibcurlUnavailable {
+    /// Why no model can be reached, and what to install, for the user.
+    var reason: String {
+        #if os(Linux)
+            let install = "e.g. apt-get install libcurl4"
+        #else
+            let install = "with the system's package manager"
+        #endif
+        switch status {
+        case SNIPPETS_CURL_NOT_FOUND: return "the model client needs libcurl and \(library) could not be loaded; install it, \(install)"
+        case SNIPPETS_CURL_TOO_OLD: return "\(library) is too old for the model client (libcurl 7.68 or newer is needed); update it, \(install)"
+        default: return "libcurl (\(library)) failed to initialise"
         }
     }
 }

@@ -1,10 +1,6 @@
 import Foundation
 import SnippetsCore
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// The core's `AskModel` over an OpenAI-compatible `/v1/chat/completions` endpoint (llama-server, Ollama, vLLM,
 /// LM Studio), with replies constrained by a JSON schema in `response_format` and re-checked here anyway: servers
 /// that ignore the schema get the same scrutiny as those that honour it.
@@ -106,15 +102,14 @@ public struct OpenAICompatibleModel: AskModel {
         return (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()
     }
 
-    private func urlRequest(_ url: URL, method: String, body: Data?) -> URLRequest {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: configuration.timeoutSeconds + 5)
-        request.httpMethod = method
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
+    private func urlRequest(_ url: URL, method: String, body: Data?) -> HTTPRequest {
+        var request = HTTPRequest(url: url, method: method, timeoutSeconds: configuration.timeoutSeconds + 5)
+        request.headers.append((name: "Accept", value: "application/json"))
         if let body {
-            request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.body = body
+            request.headers.append((name: "Content-Type", value: "application/json"))
         }
-        if let apiKey { request.setValue("Bearer \(apiKey)", forHTTPHeaderField: "Authorization") }
+        if let apiKey { request.headers.append((name: "Authorization", value: "Bearer \(apiKey)")) }
         return request
     }
 

@@ -124,7 +124,15 @@ final class FakeModelServer: @unchecked Sendable {
             active += 1
             mostActive = max(mostActive, active)
         }
-        defer { lock.withLock { active -= 1 } }
+        // A request counts as in hand until its reply starts: a client that has its reply may send the next request
+        // before this thread, back from `write`, would otherwise have counted the first one done.
+        var isInHand = true
+        func replyStarts() {
+            guard isInHand else { return }
+            isInHand = false
+            lock.withLock { active -= 1 }
+        }
+        defer { replyStarts() }
         switch handler(request) {
         case .close:
             return
@@ -144,6 +152,7 @@ final class FakeModelServer: @unchecked Sendable {
             var head = "HTTP/1.1 \(status) \(status < 400 ? "OK" : "Error")\r\nContent-Type: application/json\r\n"
             head += "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n"
             for (name, value) in headers { head += "\(name): \(value)\r\n" }
+            replyStarts()
             write(connection, Array((head + "\r\n" + body).utf8))
         }
     }

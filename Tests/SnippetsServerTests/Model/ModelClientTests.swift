@@ -1,3 +1,4 @@
+import CCurlLoader
 import Foundation
 import SnippetsCore
 import Testing
@@ -202,6 +203,19 @@ extension ModelClientRequestTests {
         let error = await fault { () throws(AskModelError) in try await model.searchWords(question: "q") }
         #expect(error?.reasonCode == .modelUnreachable, "\(String(describing: error))")
         #expect(Date().timeIntervalSince(started) < 60, "a refused connection waited for the 300 s timeout")
+    }
+
+    /// libcurl is opened only when a model is first used; where it is missing the ask reports the model unreachable
+    /// and says what to install, instead of the process failing to start.
+    @Test func withoutLibcurlTheModelIsUnreachableAndTheReasonSaysWhatToInstall() {
+        let missing = ModelHTTP.LibcurlUnavailable(status: SNIPPETS_CURL_NOT_FOUND, library: "libcurl.so.4")
+        let fault = ModelHTTP.fault(for: missing, url: URL(string: "http://127.0.0.1:8080/v1")!, timeout: 30)
+        #if os(Linux)
+            #expect(
+                fault.description
+                    == "the model could not be reached (the model client needs libcurl and libcurl.so.4 could not be loaded; install it, e.g. apt-get install libcurl4)")
+        #endif
+        #expect(fault.reasonCode == .modelUnreachable)
     }
 
     @Test func aStallEndsAtTheTimeoutAndHangsUpOnTheServer() async throws {

@@ -2,10 +2,6 @@ import Foundation
 import SnippetsCore
 import Testing
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 @testable import SnippetsModelClient
 @testable import SnippetsServer
 
@@ -38,8 +34,7 @@ import Testing
     /// A Swift task cancelled before its request starts gets `.cancelled` at once, and nothing reaches the server.
     @Test func aRequestWhoseTaskIsAlreadyCancelledIsNeverSent() async throws {
         let server = try FakeModelServer { _ in FakeModelServer.completion(#"{"words":["invoice"]}"#) }
-        var request = URLRequest(url: URL(string: server.url + "/v1/chat/completions")!)
-        request.httpMethod = "POST"
+        let request = HTTPRequest(url: URL(string: server.url + "/v1/chat/completions")!, method: "POST")
         let outcome = await Task { () -> Result<HTTPReply, any Error> in
             withUnsafeCurrentTask { $0?.cancel() }
             do { return .success(try await ModelHTTP.send(request)) } catch { return .failure(error) }

@@ -5,10 +5,6 @@ import Testing
 @testable import SnippetsModelClient
 @testable import SnippetsServer
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// The real llama-server that `make model-test` starts (scripts/model-server.sh), or nil.
 let realModelURL = ProcessInfo.processInfo.environment["SNIPPETS_MODEL_URL"].flatMap(ModelConfiguration.baseURL(from:))
 
@@ -104,10 +100,9 @@ struct RealModelTests {
         // Bypasses the budget on purpose: llama-server's real reply to a prompt beyond its context.
         let prompt = String(repeating: "invoice reminder payment ", count: 3000)
         let body: [String: Any] = ["messages": [["role": "user", "content": prompt]], "max_tokens": 8]
-        var request = URLRequest(url: ModelConfiguration(baseURL: realModelURL!).chatCompletionsURL)
-        request.httpMethod = "POST"
-        request.httpBody = try JSONSerialization.data(withJSONObject: body)
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let request = HTTPRequest(
+            url: ModelConfiguration(baseURL: realModelURL!).chatCompletionsURL, method: "POST",
+            headers: [(name: "Content-Type", value: "application/json")], body: try JSONSerialization.data(withJSONObject: body))
         let reply = try await ModelHTTP.send(request)
         #expect(reply.status == 400)
         #expect(throws: AskModelError.self) { try OpenAICompatibleModel.content(of: reply, apiKeyEnvironmentVariable: nil) }
