@@ -90,7 +90,7 @@ final class FakeModelServer: @unchecked Sendable {
     var requests: [Request] { lock.withLock { recorded } }
     /// Requests to the chat completions endpoint.
     var chatRequests: [Request] { requests.filter { $0.path.hasSuffix("/chat/completions") } }
-    /// The most requests it was answering at once.
+    /// The most requests whose reply it was working out at once (the handler running, before any byte of a reply).
     var mostConcurrent: Int { lock.withLock { mostActive } }
     /// Stalled requests whose client hung up before the stall ended.
     var clientHangUps: Int { lock.withLock { hangUps } }
@@ -132,8 +132,11 @@ final class FakeModelServer: @unchecked Sendable {
             active += 1
             mostActive = max(mostActive, active)
         }
-        defer { lock.withLock { active -= 1 } }
-        respond(handler(request), on: connection)
+        let behaviour = handler(request)
+        // No longer answering before a byte goes out: a client that has its reply may send the next request at once,
+        // and that one must not be counted beside this one.
+        lock.withLock { active -= 1 }
+        respond(behaviour, on: connection)
     }
 
     /// Carries out `behaviour` on `connection`.
