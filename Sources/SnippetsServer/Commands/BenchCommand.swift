@@ -25,8 +25,9 @@ public enum BenchCommand: SnippetsCommand {
         CommandOption(
             "--hostile",
             help: "Also time loading hostile input at two sizes and print the ratio (about 2 when linear, 4 when "
-                + "quadratic): a body of 25,000 then 50,000 unclosed placeholders, and one snippet file 300 then 600 "
-                + "folders deep, and a JSON message holding the number 0.000…01 with 200,000 then 400,000 zeros."),
+                + "quadratic): a body of 25,000 then 50,000 unclosed placeholders, one snippet file 300 then 600 "
+                + "folders deep, a JSON message holding the number 0.000…01 with 200,000 then 400,000 zeros, and "
+                + "overrides, espanso references, broken JSON, .yas-parents names, YAML shapes and a git index."),
     ])
     public static let help = """
         \(CommandOptions.usage("bench", [options]))
@@ -120,6 +121,9 @@ public enum BenchCommand: SnippetsCommand {
             context.print("espanso globals: \(espansoExpansionFigures())")
             context.print("espanso manifest: \(espansoManifestFigures())")
             context.print("overrides:       \(overrideFigures())")
+            context.print("readers:         \(readerFigures())")
+            context.print("yaml shapes:     \(yamlFigures())")
+            context.print("git index:       \(gitIndexFigures())")
             context.print("idle poll:       \(idlePollFigures())")
         }
 

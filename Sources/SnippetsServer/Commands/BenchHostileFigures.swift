@@ -207,3 +207,122 @@ extension BenchCommand {
             + "CPU \(milliseconds(beside.nanoseconds)) ms (\(beside.stamped)), ratio \(String(format: "%.2f", Double(beside.nanoseconds) / Double(max(bare.nanoseconds, 1)))) (about 1)"
     }
 }
+
+/// Hostile input that once cost time quadratic in its size, moved here from timed tests: each at two sizes, as a
+/// ratio of the two CPU times (about 2 when linear, 4 when quadratic).
+extension BenchCommand {
+    /// Loading files made by `make` at `count` and twice `count` from memory under `path`, in CPU time.
+    static func loadScaling(count: Int, path: String = "/bench", _ make: (Int) -> [String: String]) -> String {
+        func cpu(_ files: [String: String]) -> UInt64 {
+            let loader = LibraryLoader(fileSystem: InMemoryFileSystem(files: files))
+            let start = processCPUNanoseconds()
+            _ = loader.load(paths: [path])
+            return processCPUNanoseconds() - start
+        }
+        let small = cpu(make(count))
+        let large = cpu(make(count * 2))
+        return "\(count) CPU \(milliseconds(small)) ms, \(count * 2) CPU \(milliseconds(large)) ms, "
+            + "ratio \(String(format: "%.2f", Double(large) / Double(max(small, 1))))"
+    }
+
+    /// An espanso match of `count` references to undefined names in a file of `count` global variables (each
+    /// reference used to scan every global), a `.code-snippets` file of `count` entries each missing its comma and
+    /// followed by stray text, and a `.yas-parents` of `count` names (each used to be looked up in a list).
+    static func readerFigures(count: Int = 4_000) -> String {
+        let espanso = loadScaling(count: count) { count in
+            let globals = (0..<count).map { "  - name: g\($0)\n    type: echo\n    params:\n      echo: x\n" }.joined()
+            let references = (0..<count).map { "{{u\($0)}}" }.joined()
+            return ["/bench/match/base.yml": "global_vars:\n" + globals + "matches:\n  - trigger: \":a\"\n    replace: \"\(references)\"\n"]
+        }
+        let brokenJSON = loadScaling(count: count) { count in
+            let entries = (0..<count).map { #""e\#($0)": { "prefix": "p\#($0)", "body": ["x", "y" } oops ]"# }
+            return ["/bench/broken.code-snippets": "{\n" + entries.joined(separator: "\n") + "\n}\n"]
+        }
+        // Ten times as many names: at a few thousand the load takes a fraction of a millisecond.
+        let yasParents = loadScaling(count: count * 10) { count in
+            [
+                "/bench/snippets/python-mode/.yas-parents": (0..<count).map { "m\($0)-mode" }.joined(separator: " "),
+                "/bench/snippets/python-mode/a": "# name: a\n# key: a\n# --\na",
+            ]
+        }
+        return "espanso references \(espanso); JSON broken at every entry \(brokenJSON); .yas-parents names \(yasParents) (linear: about 2)"
+    }
+
+    /// Hostile YAML shapes, each at a size and twice it, parsed (and the espanso braces loaded as a match file),
+    /// in CPU time: about 2 when no step looks back further than a line, 4 when one does.
+    static func yamlFigures(units: Int = 20_000) -> String {
+        let shapes: [(name: String, make: (Int) -> String)] = [
+            ("long plain line", { n in "a: " + String(repeating: "x :y #", count: n) + "\n" }),
+            ("many keys", { n in (0..<n).map { "key\($0): value \($0)\n" }.joined() }),
+            ("quoted over lines", { n in "a: \"" + String(repeating: "word \\\n  ", count: n) + "\"\n" }),
+            ("plain over lines", { n in "a: start\n" + String(repeating: "  more text\n", count: n) }),
+            ("block scalar", { n in "a: |\n" + String(repeating: "  line of text\n", count: n) }),
+            ("flow list", { n in "a: [" + String(repeating: "x, ", count: n) + "y]\n" }),
+            ("unclosed quote", { n in "a: '" + String(repeating: "x ", count: n) + "\n" }),
+            ("failing keys on one line", { n in String(repeating: "x", count: n * 4) + "\n" }),
+            ("espanso braces", { n in "matches:\n  - trigger: a\n    replace: \"" + String(repeating: "{{{{ }} [[", count: n) + "\"\n" }),
+        ]
+        let figures = shapes.map { shape -> String in
+            func cpu(_ count: Int) -> UInt64 {
+                let text = shape.make(count)
+                let start = processCPUNanoseconds()
+                _ = YAML.parse(Array(text.utf8))
+                if shape.name == "espanso braces" {
+                    _ = LibraryLoader(fileSystem: InMemoryFileSystem(files: ["/bench/match/a.yml": text])).load(paths: ["/bench"])
+                }
+                return processCPUNanoseconds() - start
+            }
+            let small = cpu(units)
+            let large = cpu(units * 2)
+            return "\(shape.name) \(milliseconds(small)) / \(milliseconds(large)) ms, ratio \(String(format: "%.2f", Double(large) / Double(max(small, 1))))"
+        }
+        return "\(units / 1000)k vs \(units * 2 / 1000)k units CPU: " + figures.joined(separator: "; ") + " (linear: about 2)"
+    }
+
+    /// Scanning a version-4 git index (`GitRevision.scanIndex`, from memory) of paths up to 2,000 bytes each sharing
+    /// all but its last byte with the one before, at two sizes, in CPU time: about 2 when one path is edited in
+    /// place, 4 when every path is kept or copied whole. And one whose every path is the previous one plus a byte,
+    /// at two sizes past git's longest path (4,096 bytes): about 1, since the scan stops there.
+    static func gitIndexFigures(entries: Int = 8_000) -> String {
+        /// A version-4 index whose entries drop `drop(n)` bytes of the previous path and add `suffix(n)`.
+        func index(_ count: Int, drop: (Int) -> Int, suffix: (Int) -> [UInt8]) -> [UInt8] {
+            func bigEndian(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)] }
+            func varint(_ value: Int) -> [UInt8] {
+                var value = value
+                var bytes = [UInt8(value & 127)]
+                value >>= 7
+                while value != 0 {
+                    value -= 1
+                    bytes.insert(UInt8(128 | (value & 127)), at: 0)
+                    value >>= 7
+                }
+                return bytes
+            }
+            var bytes = Array("DIRC".utf8) + bigEndian(4) + bigEndian(UInt32(count))
+            for number in 0..<count {
+                bytes += [UInt8](repeating: 0, count: 60) + [0x0F, 0xFF]
+                bytes += varint(drop(number)) + suffix(number) + [0]
+            }
+            return bytes + [UInt8](repeating: 0, count: 20)
+        }
+        func cpu(_ bytes: [UInt8]) -> UInt64 {
+            let start = processCPUNanoseconds()
+            _ = GitRevision.scanIndex(bytes, layerPrefix: "", layerRoot: "/bench", workTree: "/bench", loaded: [])
+            return processCPUNanoseconds() - start
+        }
+        func growing(_ count: Int) -> [UInt8] { index(count, drop: { _ in 0 }, suffix: { _ in [UInt8(ascii: "a")] }) }
+        func sawtooth(_ count: Int) -> [UInt8] {
+            index(
+                count, drop: { $0 % 2_000 == 0 && $0 > 0 ? 2_008 : 0 },
+                suffix: { $0 % 2_000 == 0 ? Array(String(format: "d%06d/a", $0 / 2_000).utf8) : [UInt8(ascii: "a")] })
+        }
+        func line(_ name: String, _ count: Int, _ make: (Int) -> [UInt8]) -> String {
+            let small = cpu(make(count))
+            let large = cpu(make(count * 2))
+            return "\(name) \(count) CPU \(milliseconds(small)) ms, \(count * 2) CPU \(milliseconds(large)) ms, "
+                + "ratio \(String(format: "%.2f", Double(large) / Double(max(small, 1))))"
+        }
+        return line("2,000-byte paths", entries, sawtooth) + " (linear: about 2); "
+            + line("growing paths", 5_000, growing) + " (stops at 4,096 bytes: about 1)"
+    }
+}

@@ -90,6 +90,11 @@ final class GitFileCache: @unchecked Sendable {  // every stored property is rea
     private let lock = NSLock()
     private var packedRefs: [String: PackedRefs] = [:]
     private var scans: [ScanKey: Scan] = [:]
+    private var reads = 0
+
+    /// How many times this cache read a file rather than answer from what it kept: the count a test watches to
+    /// see that an unchanged file is not read again.
+    var filesRead: Int { lock.withLock { reads } }
 
     /// The id `packed-refs` at `path` gives `name`; the file is read again only when it changed.
     func packedRef(_ name: String, path: String) -> String? {
@@ -102,7 +107,7 @@ final class GitFileCache: @unchecked Sendable {  // every stored property is rea
             }
             if let known { return known }
         }
-        guard let (bytes, read) = Self.read(path, limit: GitRevision.largeFileLimit) else { return nil }
+        guard let (bytes, read) = self.read(path, limit: GitRevision.largeFileLimit) else { return nil }
         let id = GitRevision.packedRef(named: name, in: bytes)
         lock.withLock {
             guard read.isSettled else { return }
@@ -125,7 +130,7 @@ final class GitFileCache: @unchecked Sendable {  // every stored property is rea
             guard let scan = known.scan else { return nil }
             if (scan.unloadedTracked ?? []).allSatisfy({ FileManager.default.fileExists(atPath: $0) }) { return scan }
         }
-        guard let (bytes, read) = Self.read(path, limit: GitRevision.largeFileLimit) else { return nil }
+        guard let (bytes, read) = self.read(path, limit: GitRevision.largeFileLimit) else { return nil }
         let scan = GitRevision.scanIndex(bytes, layerPrefix: layerPrefix, layerRoot: layerRoot, workTree: workTree, loaded: loaded)
         lock.withLock {
             // A scan that stopped at a gone file, or kept too many unloaded files to check again, is not kept.
@@ -137,7 +142,8 @@ final class GitFileCache: @unchecked Sendable {  // every stored property is rea
     }
 
     /// The bytes of the regular file at `path` and its identity from the descriptor they were read from.
-    private static func read(_ path: String, limit: Int) -> ([UInt8], Identity)? {
+    private func read(_ path: String, limit: Int) -> ([UInt8], Identity)? {
+        lock.withLock { reads += 1 }
         guard let file = try? BoundedFileRead.openRegularFile(path) else { return nil }
         defer { close(file.descriptor) }
         guard let bytes = try? BoundedFileRead.readAll(file, path: path, maximumSize: limit) else { return nil }

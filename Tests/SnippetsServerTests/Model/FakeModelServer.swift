@@ -15,10 +15,13 @@ final class FakeModelServer: @unchecked Sendable {
     enum Behaviour: Sendable {
         /// Reply with this status, body and extra headers.
         case reply(status: Int, body: String, headers: [String: String] = [:])
-        /// Say nothing for this long (or until the client hangs up), then close.
+        /// Say nothing for this long (or until the client hangs up, or `stop()`), then close. The seconds only bound a
+        /// test whose client never lets go, as a gate bounds its wait: `stallsRunOut` says whether one ran out.
         case stall(seconds: Double)
         /// Close the connection without a byte.
         case close
+        /// Reply as the first behaviour says, then keep the connection open without another byte, as `stall` does.
+        indirect case thenStall(Behaviour, seconds: Double)
     }
 
     /// One request as received.
@@ -42,6 +45,7 @@ final class FakeModelServer: @unchecked Sendable {
     private var active = 0
     private var mostActive = 0
     private var hangUps = 0
+    private var runOut = 0
     private var stopped = false
     /// The port it listens on.
     let port: Int
@@ -86,12 +90,16 @@ final class FakeModelServer: @unchecked Sendable {
     var requests: [Request] { lock.withLock { recorded } }
     /// Requests to the chat completions endpoint.
     var chatRequests: [Request] { requests.filter { $0.path.hasSuffix("/chat/completions") } }
-    /// The most requests it was answering at once.
+    /// The most requests whose reply it was working out at once (the handler running, before any byte of a reply).
     var mostConcurrent: Int { lock.withLock { mostActive } }
     /// Stalled requests whose client hung up before the stall ended.
     var clientHangUps: Int { lock.withLock { hangUps } }
+    /// Stalls that ran their whole time with the client still connected: the server let go before the client did.
+    /// Zero when a call has returned means the call returned while the server was still holding it.
+    var stallsRunOut: Int { lock.withLock { runOut } }
 
-    /// Stops listening; connections in progress finish on their own.
+    /// Stops listening and ends every stall in progress (not counted in `stallsRunOut`); connections replying
+    /// finish on their own.
     func stop() {
         let first = lock.withLock { () -> Bool in
             defer { stopped = true }
@@ -124,21 +132,25 @@ final class FakeModelServer: @unchecked Sendable {
             active += 1
             mostActive = max(mostActive, active)
         }
-        // A request counts as in hand until its reply starts: a client that has its reply may send the next request
-        // before this thread, back from `write`, would otherwise have counted the first one done.
-        var isInHand = true
-        func replyStarts() {
-            guard isInHand else { return }
-            isInHand = false
-            lock.withLock { active -= 1 }
-        }
-        defer { replyStarts() }
-        switch handler(request) {
+        let behaviour = handler(request)
+        // No longer answering before a byte goes out: a client that has its reply may send the next request at once,
+        // and that one must not be counted beside this one.
+        lock.withLock { active -= 1 }
+        respond(behaviour, on: connection)
+    }
+
+    /// Carries out `behaviour` on `connection`.
+    private func respond(_ behaviour: Behaviour, on connection: Int32) {
+        switch behaviour {
         case .close:
             return
         case .stall(let seconds):
             let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline {
+            while !isStopped {
+                guard Date() < deadline else {
+                    lock.withLock { runOut += 1 }
+                    return
+                }
                 var pollDescriptor = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
                 if poll(&pollDescriptor, 1, 20) > 0 {
                     var byte: UInt8 = 0
@@ -152,8 +164,10 @@ final class FakeModelServer: @unchecked Sendable {
             var head = "HTTP/1.1 \(status) \(status < 400 ? "OK" : "Error")\r\nContent-Type: application/json\r\n"
             head += "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n"
             for (name, value) in headers { head += "\(name): \(value)\r\n" }
-            replyStarts()
             write(connection, Array((head + "\r\n" + body).utf8))
+        case .thenStall(let first, let seconds):
+            respond(first, on: connection)
+            respond(.stall(seconds: seconds), on: connection)
         }
     }
 
