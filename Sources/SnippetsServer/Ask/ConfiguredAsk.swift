@@ -1,23 +1,24 @@
 import SnippetsCore
 import SnippetsModelClient
 
-/// The server's one "ask with the configured model": `snippets/ask` and MCP's `ask_snippets` both answer through it,
-/// so what surrounds the pipeline is written once.
+/// The one "ask with the configured model": `snippets/ask`, MCP's `ask_snippets` and the command line's `ask` all
+/// answer through it, so what surrounds the pipeline is written once.
 ///
 /// - The model's role: forced by `model.role`, else measured on this library (`ModelQualifier.standing`: advisory
-///   until measured, never waited for).
+///   until measured, never waited for). Without a qualifier (the command line: no process outlives a measurement),
+///   the role a server measured and kept (`ModelQualifier.counts`), else advisory.
 /// - The qualifier's bracket: probes wait while an ask runs, and a trusted model's answer the server could verify
 ///   counts toward keeping its trust (`askEnded(in:check:)`).
 /// - The pipeline over the snapshot, quotes read from the disk (`pipeline(over:model:standing:)`).
 /// - The gap log: a question nothing answered is remembered when learning is on (`GapLog`).
 ///
-/// The command line's `ask` and `eval` have no qualifier (no process outlives one measurement): they build the
-/// pipeline themselves from the figures a server kept.
+/// `eval` runs a battery's probes through `pipeline(over:model:standing:)` with its judge around it.
 struct ConfiguredAsk {
     /// The `model` setting; nil: the deterministic pipeline alone.
     var model: ModelConfiguration?
     var roleSetting: ModelRoleSetting
-    var qualifier: ModelQualifier
+    /// Nil on the command line: the role is then read from what a server kept, and nothing is measured.
+    var qualifier: ModelQualifier?
     /// The process environment (a model's key variable, the gap log's and the qualification cache's folders).
     var environment: [String: String]
     /// Whether an unmeasured model is measured in the background (`serve` and `mcp` do; in-process tests may not).
@@ -36,12 +37,17 @@ struct ConfiguredAsk {
     ) async throws -> AskResult {
         let result: AskResult
         if let model {
-            let standing = await qualifier.standing(
-                of: model, setting: roleSetting, snapshot: snapshot, environment: environment, measuring: measuresModels,
-                log: measurementLog)
             let client = OpenAICompatibleModel(configuration: model, environment: environment, log: clientLog)
-            result = try await Self.bracketed(by: qualifier, standing: standing) {
-                try await Self.pipeline(over: snapshot, model: client, standing: standing).answer(request, progress: progress)
+            if let qualifier {
+                let standing = await qualifier.standing(
+                    of: model, setting: roleSetting, snapshot: snapshot, environment: environment, measuring: measuresModels,
+                    log: measurementLog)
+                result = try await Self.bracketed(by: qualifier, standing: standing) {
+                    try await Self.pipeline(over: snapshot, model: client, standing: standing).answer(request, progress: progress)
+                }
+            } else {
+                let standing = await keptStanding(of: model, over: snapshot)
+                result = try await Self.pipeline(over: snapshot, model: client, standing: standing).answer(request, progress: progress)
             }
         } else {
             result = try await Self.pipeline(over: snapshot, model: nil, standing: .unmeasured).answer(request, progress: progress)
@@ -50,6 +56,16 @@ struct ConfiguredAsk {
             await log(problem)
         }
         return result
+    }
+
+    /// The role `roleSetting` gives `model` on `snapshot`'s library from what a server measured and kept (nothing
+    /// is measured here): forced, else the kept measurement or demotion, else advisory.
+    private func keptStanding(of model: ModelConfiguration, over snapshot: LibrarySnapshot) async -> ModelStanding {
+        guard roleSetting == .auto else { return .resolving(roleSetting, qualification: nil) }
+        let index = snapshot.index ?? TokenIndex(library: snapshot.library)
+        let known = await ModelQualifier.counts(
+            of: model, library: snapshot.library, index: index, environment: environment, measuring: false)
+        return .resolving(roleSetting, qualification: known.counts, demotedBy: known.demotion)
     }
 
     /// Runs `ask` between the qualifier's `askStarted` and `askEnded`, handing it the answer's check of a trusted

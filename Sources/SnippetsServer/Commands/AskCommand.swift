@@ -66,36 +66,21 @@ public enum AskCommand: SnippetsCommand {
         }
         let paths = LibraryOptions.paths(from: arguments, environment: context.environment)
         let library = paths.load()
+        for warning in ModelOptions.warnings(for: modelConfiguration, environment: context.environment) {
+            context.printError("snippets-lsp ask: \(warning)")
+        }
+        let learning = !arguments.isLearningOff
+        let learned = learning ? LearnedWordsStore.load(paths: paths.paths, library: library) : .none
+        let snapshot = LibrarySnapshot(library: library, index: TokenIndex(library: library), generation: 1, learned: learned)
+        MeaningSetup.prepare(
+            snapshot.askFacts, library: library, environment: context.environment, budget: MeaningSetup.commandLineBudget)
+        let printError: @Sendable (String) -> Void = { line in context.printError("snippets-lsp ask: \(line)") }
+        let asking = ConfiguredAsk(
+            model: modelConfiguration, roleSetting: roleSetting, qualifier: nil, environment: context.environment,
+            measuresModels: false, isLearning: learning, log: { printError($0) }, clientLog: printError)
         let result: AskResult
         do {
-            for warning in ModelOptions.warnings(for: modelConfiguration, environment: context.environment) {
-                context.printError("snippets-lsp ask: \(warning)")
-            }
-            let model = ModelOptions.model(for: modelConfiguration, environment: context.environment) { line in
-                context.printError("snippets-lsp ask: \(line)")
-            }
-            let learning = !arguments.isLearningOff
-            let learned = learning ? LearnedWordsStore.load(paths: paths.paths, library: library) : .none
-            var standing = ModelStanding.unmeasured
-            let index = TokenIndex(library: library)
-            if let modelConfiguration {
-                if roleSetting == .auto {
-                    let known = await ModelQualifier.counts(
-                        of: modelConfiguration, library: library, index: index, environment: context.environment, measuring: false)
-                    standing = .resolving(roleSetting, qualification: known.counts, demotedBy: known.demotion)
-                } else {
-                    standing = .resolving(roleSetting, qualification: nil)
-                }
-            }
-            let facts = AskLibraryFacts(library: library)
-            MeaningSetup.prepare(facts, library: library, environment: context.environment, budget: MeaningSetup.commandLineBudget)
-            result = try await AskPipeline(
-                library: library, index: index, facts: facts, model: model, modelStanding: standing, learned: learned,
-                sources: FileSystemSnippetSources(fileSystem: DiskFileSystem()))
-                .answer(request)
-            if learning, GapLog.isGap(result), let problem = GapLog(environment: context.environment).record(request.question) {
-                context.printError("snippets-lsp ask: \(problem)")
-            }
+            result = try await asking.answer(request, over: snapshot)
         } catch {
             context.printError("snippets-lsp ask: cancelled")
             return 1
