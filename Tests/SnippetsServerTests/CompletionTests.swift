@@ -32,8 +32,9 @@ struct CompletionTests {
     @Test func offersTheLanguagesSnippetForTheTypedTrigger() async throws {
         let client = TestClient(library: library)
         try await client.initialize(capabilities: snippetCapabilities)
-        client.open("file:///w/a.swift", language: "swift", text: "    fo")
-        let list = try await client.complete("file:///w/a.swift", line: 0, character: 6)
+        let document = MarkedText("    1️⃣fo2️⃣")
+        client.open("file:///w/a.swift", language: "swift", marked: document)
+        let list = try await client.complete("file:///w/a.swift", at: document["2️⃣"])
         let item = try #require(list.items.first)
         #expect(item.label == "for")
         #expect(item.detail == "For loop")
@@ -42,7 +43,7 @@ struct CompletionTests {
         #expect(item.sortText == "00000")
         #expect(item.filterText == "for")
         #expect(item.textEdit == .textEdit(TextEdit(
-            range: LSPRange(start: Position(line: 0, character: 4), end: Position(line: 0, character: 6)),
+            range: document.range("1️⃣", "2️⃣"),
             newText: "for ${1:item} in ${2:items} {\n\t$0\n\\}")))
         // The Python snippet with the same trigger is not offered in a Swift file.
         #expect(!list.items.contains { $0.detail == "Python for" })
@@ -52,8 +53,9 @@ struct CompletionTests {
     @Test func plainTextWhenTheClientHasNoSnippetSupport() async throws {
         let client = TestClient(library: library)
         try await client.initialize(capabilities: capabilities(snippets: false))
-        client.open("file:///w/a.swift", language: "swift", text: "for")
-        let item = try #require(try await client.complete("file:///w/a.swift", line: 0, character: 3).items.first)
+        let document = MarkedText("for1️⃣")
+        client.open("file:///w/a.swift", language: "swift", marked: document)
+        let item = try #require(try await client.complete("file:///w/a.swift", at: document["1️⃣"]).items.first)
         #expect(item.insertTextFormat?.rawValue == 1)
         if case .textEdit(let edit) = item.textEdit {
             #expect(edit.newText == "for item in items {\n\t\n}")
@@ -65,25 +67,27 @@ struct CompletionTests {
     @Test func insertReplaceEditWhenDeclaredReplacesTheWholeWord() async throws {
         let client = TestClient(library: library)
         try await client.initialize(capabilities: capabilities(insertReplace: true))
-        client.open("file:///w/a.swift", language: "swift", text: "x fo😀rest")
+        let document = MarkedText("x 1️⃣fo2️⃣😀rest")
+        client.open("file:///w/a.swift", language: "swift", marked: document)
         // Cursor after "fo": inserting replaces "fo", replacing also eats "rest"? No: the emoji stops the word.
-        let list = try await client.complete("file:///w/a.swift", line: 0, character: 4)
+        let list = try await client.complete("file:///w/a.swift", at: document["2️⃣"])
         let item = try #require(list.items.first { $0.label == "for" })
         guard case .insertReplace(let edit) = item.textEdit else {
             Issue.record("expected an InsertReplaceEdit")
             return
         }
-        #expect(edit.insert == LSPRange(start: Position(line: 0, character: 2), end: Position(line: 0, character: 4)))
-        #expect(edit.replace == LSPRange(start: Position(line: 0, character: 2), end: Position(line: 0, character: 4)))
+        #expect(edit.insert == document.range("1️⃣", "2️⃣"))
+        #expect(edit.replace == document.range("1️⃣", "2️⃣"))
 
-        client.open("file:///w/b.swift", language: "swift", text: "forxyz")
-        let second = try await client.complete("file:///w/b.swift", line: 0, character: 2)
+        let word = MarkedText("fo1️⃣rxyz2️⃣")
+        client.open("file:///w/b.swift", language: "swift", marked: word)
+        let second = try await client.complete("file:///w/b.swift", at: word["1️⃣"])
         guard case .insertReplace(let wordEdit) = try #require(second.items.first { $0.label == "for" }).textEdit else {
             Issue.record("expected an InsertReplaceEdit")
             return
         }
-        #expect(wordEdit.insert.end == Position(line: 0, character: 2))
-        #expect(wordEdit.replace.end == Position(line: 0, character: 6))
+        #expect(wordEdit.insert.end == word["1️⃣"])
+        #expect(wordEdit.replace.end == word["2️⃣"])
     }
 
     @Test(arguments: ["utf-16", "utf-8", "utf-32"])
@@ -91,37 +95,37 @@ struct CompletionTests {
         let encoding = try #require(PositionEncoding(rawValue: encodingName))
         let client = TestClient(library: library)
         try await client.initialize(capabilities: capabilities(encodings: [encodingName]))
-        let before = "😀 Привет 漢字 e\u{301} "
-        client.open("file:///w/a.swift", language: "swift", text: "line one\n" + before + "при")
-        let start = encoding.length(of: before)
-        let end = start + encoding.length(of: "при")
-        let list = try await client.complete("file:///w/a.swift", line: 1, character: end)
+        let document = MarkedText("line one\n😀 Привет 漢字 e\u{301} 1️⃣при2️⃣")
+        client.open("file:///w/a.swift", language: "swift", marked: document)
+        let list = try await client.complete("file:///w/a.swift", at: document.position("2️⃣", in: encoding))
         let item = try #require(list.items.first { $0.label == "привет" })
         guard case .textEdit(let edit) = item.textEdit else {
             Issue.record("expected a TextEdit")
             return
         }
-        #expect(edit.range == LSPRange(start: Position(line: 1, character: start), end: Position(line: 1, character: end)))
+        #expect(edit.range == document.range("1️⃣", "2️⃣", in: encoding))
     }
 
     @Test func nonWordTriggersUseTheWholeRunBeforeTheCursor() async throws {
         let client = TestClient(library: library)
         try await client.initialize(capabilities: snippetCapabilities)
-        client.open("file:///w/a.swift", language: "swift", text: "    ///")
-        let item = try #require(try await client.complete("file:///w/a.swift", line: 0, character: 7).items.first)
+        let document = MarkedText("    1️⃣///2️⃣")
+        client.open("file:///w/a.swift", language: "swift", marked: document)
+        let item = try #require(try await client.complete("file:///w/a.swift", at: document["2️⃣"]).items.first)
         #expect(item.label == "///")
         guard case .textEdit(let edit) = item.textEdit else {
             Issue.record("expected a TextEdit")
             return
         }
-        #expect(edit.range == LSPRange(start: Position(line: 0, character: 4), end: Position(line: 0, character: 7)))
+        #expect(edit.range == document.range("1️⃣", "2️⃣"))
     }
 
     @Test func titleMatchesKeepTheTypedTextInFilterText() async throws {
         let client = TestClient(library: library)
         try await client.initialize(capabilities: snippetCapabilities)
-        client.open("file:///w/a.swift", language: "swift", text: "debug")
-        let item = try #require(try await client.complete("file:///w/a.swift", line: 0, character: 5).items.first { $0.label == "pd" })
+        let document = MarkedText("debug1️⃣")
+        client.open("file:///w/a.swift", language: "swift", marked: document)
+        let item = try #require(try await client.complete("file:///w/a.swift", at: document["1️⃣"]).items.first { $0.label == "pd" })
         #expect(item.filterText == "debug pd")
         #expect(item.detail == "Print debug value")
     }
@@ -131,12 +135,14 @@ struct CompletionTests {
         // inserts it while the user moves through the menu: "debug pd" would appear in the buffer.
         let client = TestClient(library: library)
         try await client.initialize(capabilities: snippetCapabilities, clientName: "Neovim")
-        client.open("file:///w/a.swift", language: "swift", text: "debug")
-        let items = try await client.complete("file:///w/a.swift", line: 0, character: 5).items
+        let typed = MarkedText("debug1️⃣")
+        client.open("file:///w/a.swift", language: "swift", marked: typed)
+        let items = try await client.complete("file:///w/a.swift", at: typed["1️⃣"]).items
         let item = try #require(items.first { $0.label == "pd" })
         #expect(item.filterText == nil)
-        client.open("file:///w/b.swift", language: "swift", text: "fu")
-        let function = try #require(try await client.complete("file:///w/b.swift", line: 0, character: 2).items.first)
+        let prefix = MarkedText("fu1️⃣")
+        client.open("file:///w/b.swift", language: "swift", marked: prefix)
+        let function = try #require(try await client.complete("file:///w/b.swift", at: prefix["1️⃣"]).items.first)
         #expect(function.label == "func")
         #expect(function.filterText == "func")
     }
@@ -144,10 +150,11 @@ struct CompletionTests {
     @Test func severalTriggersShowTheBestMatchingOneAndNoTriggerShowsTheTitle() async throws {
         let client = TestClient(library: library)
         try await client.initialize(capabilities: snippetCapabilities)
-        client.open("file:///w/a.swift", language: "swift", text: "fun\nshebang")
-        let functions = try await client.complete("file:///w/a.swift", line: 0, character: 3).items
+        let document = MarkedText("fun1️⃣\nshebang2️⃣")
+        client.open("file:///w/a.swift", language: "swift", marked: document)
+        let functions = try await client.complete("file:///w/a.swift", at: document["1️⃣"]).items
         #expect(functions.filter { $0.detail == "Function" }.map(\.label) == ["func"])
-        let titled = try await client.complete("file:///w/a.swift", line: 1, character: 7).items
+        let titled = try await client.complete("file:///w/a.swift", at: document["2️⃣"]).items
         #expect(titled.contains { $0.label == "Shebang" })
     }
 
@@ -155,14 +162,15 @@ struct CompletionTests {
         let many = TestLibrary([makeFile((1...5).map { makeSnippet("Log \($0)", triggers: ["log\($0)"], body: "log(\($0))") })])
         let client = TestClient(library: many)
         try await client.initialize(capabilities: snippetCapabilities, options: ["maxCompletionItems": 3])
-        client.open("file:///w/a.txt", language: "plaintext", text: "log")
-        let cut = try await client.complete("file:///w/a.txt", line: 0, character: 3)
+        let document = MarkedText("log1️⃣")
+        client.open("file:///w/a.txt", language: "plaintext", marked: document)
+        let cut = try await client.complete("file:///w/a.txt", at: document["1️⃣"])
         #expect(cut.items.count == 3)
         #expect(cut.isIncomplete)
         #expect(cut.items.map(\.sortText) == ["00000", "00001", "00002"])
 
         client.notify("workspace/didChangeConfiguration", ["settings": ["snippets": ["maxCompletionItems": 10]]])
-        let whole = try await client.complete("file:///w/a.txt", line: 0, character: 3)
+        let whole = try await client.complete("file:///w/a.txt", at: document["1️⃣"])
         #expect(whole.items.count == 5)
         #expect(!whole.isIncomplete)
     }
@@ -173,8 +181,9 @@ struct CompletionTests {
             "snippetSupport": true, "resolveSupport": ["properties": ["documentation", "detail"]],
         ]]]]
         try await client.initialize(capabilities: resolving)
-        client.open("file:///w/a.swift", language: "swift", text: "for")
-        let item = try #require(try await client.complete("file:///w/a.swift", line: 0, character: 3).items.first)
+        let document = MarkedText("for1️⃣")
+        client.open("file:///w/a.swift", language: "swift", marked: document)
+        let item = try #require(try await client.complete("file:///w/a.swift", at: document["1️⃣"]).items.first)
         #expect(item.documentation == nil)
         let resolved = try await client.result("completionItem/resolve", try JSONValue(encoding: item)).decode(CompletionItem.self)
         let markdown = try #require(resolved.documentation)
@@ -198,12 +207,13 @@ struct CompletionTests {
             "snippetSupport": true, "resolveSupport": ["properties": ["additionalTextEdits", "command"]],
         ]]]]
         try await client.initialize(capabilities: neovim, clientName: "Neovim")
-        client.open("file:///w/note.md", language: "markdown", text: "overdue\nletter")
-        let overdue = try #require(try await client.complete("file:///w/note.md", line: 0, character: 7).items.first)
+        let note = MarkedText("overdue1️⃣\nletter2️⃣")
+        client.open("file:///w/note.md", language: "markdown", marked: note)
+        let overdue = try #require(try await client.complete("file:///w/note.md", at: note["1️⃣"]).items.first)
         #expect(overdue.documentation?.value == "```markdown\nHi name,\ninvoice 42 is overdue.\n```\n\nChase an unpaid invoice\n\n`/lib/test.code-snippets:3`")
 
         // A long body is cut, and a reply carries at most its budget of documentation: the first items, in order.
-        let letterList = try await client.complete("file:///w/note.md", line: 1, character: 6).items
+        let letterList = try await client.complete("file:///w/note.md", at: note["2️⃣"]).items
         #expect(letterList.count == 40)
         let documented = letterList.prefix { $0.documentation != nil }
         #expect(documented.count >= 10 && documented.count < 40)
@@ -223,8 +233,9 @@ struct CompletionTests {
             let json = try JSONValue.parse(Array(try Data(contentsOf: url)))
             let resolving = TestClient(library: letters)
             try await resolving.initialize(capabilities: json["capabilities"] ?? json, clientName: nil)
-            resolving.open("file:///w/note.md", language: "markdown", text: "overdue")
-            let items = try await resolving.complete("file:///w/note.md", line: 0, character: 7).items
+            let typed = MarkedText("overdue1️⃣")
+            resolving.open("file:///w/note.md", language: "markdown", marked: typed)
+            let items = try await resolving.complete("file:///w/note.md", at: typed["1️⃣"]).items
             #expect(items.map(\.label) == ["overdue"] && items.allSatisfy { $0.documentation == nil }, "\(fixture)")
         }
     }
@@ -244,8 +255,9 @@ struct CompletionTests {
         let client = TestClient(library: Self.variableLibrary)
         let options: JSONValue? = setting.map { ["resolveVariables": .string($0)] }
         try await client.initialize(capabilities: snippetCapabilities, clientName: name, options: options)
-        client.open("file:///w/a.py", language: "python", text: "import os\nhdr")
-        let item = try #require(try await client.complete("file:///w/a.py", line: 1, character: 3).items.first)
+        let document = MarkedText("import os\nhdr1️⃣")
+        client.open("file:///w/a.py", language: "python", marked: document)
+        let item = try #require(try await client.complete("file:///w/a.py", at: document["1️⃣"]).items.first)
         guard case .textEdit(let edit) = item.textEdit else {
             Issue.record("expected a TextEdit")
             return
@@ -263,9 +275,10 @@ struct NonWordPrefixTests {
         ])])
         let client = TestClient(library: library)
         try await client.initialize()
-        client.open("file:///w/a.txt", language: "plaintext", text: "x = !\nfoo.")
-        #expect(try await client.complete("file:///w/a.txt", line: 0, character: 5).items.map(\.label) == ["!"])
+        let document = MarkedText("x = !1️⃣\nfoo.2️⃣")
+        client.open("file:///w/a.txt", language: "plaintext", marked: document)
+        #expect(try await client.complete("file:///w/a.txt", at: document["1️⃣"]).items.map(\.label) == ["!"])
         // "foo." matches the body of "Call" as words, but it is not a trigger being typed.
-        #expect(try await client.complete("file:///w/a.txt", line: 1, character: 4).items.isEmpty)
+        #expect(try await client.complete("file:///w/a.txt", at: document["2️⃣"]).items.isEmpty)
     }
 }

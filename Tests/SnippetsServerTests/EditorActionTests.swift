@@ -45,6 +45,12 @@ import Testing
         return client
     }
 
+    /// The range from marker `start` to marker `end` of `document`, as a request's JSON.
+    func range(_ document: MarkedText, _ start: String, _ end: String) -> JSONValue {
+        let (from, to) = (document[start], document[end])
+        return range(from.line, from.character, to.line, to.character)
+    }
+
     func range(_ startLine: Int, _ startCharacter: Int, _ endLine: Int, _ endCharacter: Int) -> JSONValue {
         ["start": ["line": .int(startLine), "character": .int(startCharacter)], "end": ["line": .int(endLine), "character": .int(endCharacter)]]
     }
@@ -59,13 +65,14 @@ import Testing
     let expectedReminder = "  Hi name, invoice 42 is now overdue.\n  Could you pay it this week?"
 
     @Test func askOnAMarkerLineWithoutResolveSupportCarriesTheEdit() async throws {
-        let client = try await client(document: "# Notes\n  ?? how do I remind a client about an overdue invoice\n")
-        let actions = try await codeActions(client, range(1, 4, 1, 4))
+        let document = MarkedText("# Notes\n  1️⃣??2️⃣ how do I remind a client about an overdue invoice3️⃣\n")
+        let client = try await client(document: document.text)
+        let actions = try await codeActions(client, range(document, "2️⃣", "2️⃣"))
         let ask = try #require(actions.first)
         #expect(ask.title == "Ask snippets: how do I remind a client about an overd…")
         #expect(actions.count == 1)  // no selection: nothing to save
         let edit = try #require(ask.edit?.changes[uri]?.first)
-        #expect(edit.range == LSPRange(start: Position(line: 1, character: 2), end: Position(line: 1, character: 54)))
+        #expect(edit.range == document.range("1️⃣", "3️⃣"))
         #expect("  " + edit.newText == expectedReminder)
 
         // The action's command shows the answer.
@@ -86,25 +93,28 @@ import Testing
         let actions = try await codeActions(client, range(0, 0, 39, 30))
         #expect(actions.map(\.title) == ["Save selection as snippet"])
         // A question on a marker line longer than that is not offered as an ask either, and costs no error.
-        let marker = try await self.client(resolve: resolve, document: "?? " + String(repeating: "invoice ", count: 130) + "\n")
-        #expect(try await codeActions(marker, range(0, 0, 0, 0)).isEmpty)
+        let long = MarkedText("1️⃣?? " + String(repeating: "invoice ", count: 130) + "\n")
+        let marker = try await self.client(resolve: resolve, document: long.text)
+        #expect(try await codeActions(marker, range(long, "1️⃣", "1️⃣")).isEmpty)
     }
 
     @Test func resolveComputesTheEditLazily() async throws {
-        let client = try await client(resolve: true, document: "?? remind a client about an overdue invoice")
-        let ask = try #require(try await codeActions(client, range(0, 0, 0, 0)).first)
+        let document = MarkedText("1️⃣?? remind a client about an overdue invoice2️⃣")
+        let client = try await client(resolve: true, document: document.text)
+        let ask = try #require(try await codeActions(client, range(document, "1️⃣", "1️⃣")).first)
         #expect(ask.edit == nil)
         let resolved = try await client.result("codeAction/resolve", try JSONValue(encoding: ask)).decode(CodeAction.self)
         let edit = try #require(resolved.edit?.changes[uri]?.first)
-        #expect(edit.range == LSPRange(start: Position(line: 0, character: 0), end: Position(line: 0, character: 43)))
+        #expect(edit.range == document.range("1️⃣", "2️⃣"))
         #expect(edit.newText == "Hi name, invoice 42 is now overdue.\nCould you pay it this week?")
     }
 
     @Test func aClientThatResolvesCommandsTooGetsAnActionWithNeitherSoItResolvesIt() async throws {
         // lsp-mode (resolveSupport.properties ["edit", "command"]) resolves only an action with neither an edit nor a
         // command; one that carries its command is run as it is, without the edit.
-        let client = try await client(resolve: true, resolveProperties: ["edit", "command"], document: "?? remind a client about an overdue invoice")
-        let ask = try #require(try await codeActions(client, range(0, 0, 0, 0)).first)
+        let document = MarkedText("1️⃣?? remind a client about an overdue invoice")
+        let client = try await client(resolve: true, resolveProperties: ["edit", "command"], document: document.text)
+        let ask = try #require(try await codeActions(client, range(document, "1️⃣", "1️⃣")).first)
         #expect(ask.edit == nil)
         #expect(ask.command == nil)
         let resolved = try await client.result("codeAction/resolve", try JSONValue(encoding: ask)).decode(CodeAction.self)
@@ -119,23 +129,26 @@ import Testing
         try await client.initialize(capabilities: [
             "textDocument": ["completion": ["completionItem": ["snippetSupport": true, "insertTextModeSupport": ["valueSet": [1, 2]]]]]
         ])
-        client.open(uri, language: "markdown", text: "  remind\n  hdr")
-        let multiLine = try #require(try await client.complete(uri, line: 0, character: 8).items.first { $0.label == "remind" })
+        let document = MarkedText("  remind1️⃣\n  hdr2️⃣")
+        client.open(uri, language: "markdown", marked: document)
+        let multiLine = try #require(try await client.complete(uri, at: document["1️⃣"]).items.first { $0.label == "remind" })
         #expect(multiLine.insertTextMode?.rawValue == 2)
-        let oneLine = try #require(try await client.complete(uri, line: 1, character: 5).items.first { $0.label == "hdr" })
+        let oneLine = try #require(try await client.complete(uri, at: document["2️⃣"]).items.first { $0.label == "hdr" })
         #expect(oneLine.insertTextMode?.rawValue == 1)
 
         let plain = TestClient(diskLibrary: [directory])
         try await plain.initialize()
-        plain.open(uri, language: "markdown", text: "remind")
-        #expect(try await plain.complete(uri, line: 0, character: 6).items.first?.insertTextMode == nil)
+        let typed = MarkedText("remind1️⃣")
+        plain.open(uri, language: "markdown", marked: typed)
+        #expect(try await plain.complete(uri, at: typed["1️⃣"]).items.first?.insertTextMode == nil)
     }
 
     @Test func theCommandWithARangeAppliesTheEditAndShowsTheAnswer() async throws {
-        let client = try await client(document: "ask: overdue invoice reminder")
+        let document = MarkedText("ask: 1️⃣overdue invoice reminder2️⃣")
+        let client = try await client(document: document.text)
         let reply = try await client.result(
             "workspace/executeCommand",
-            ["command": "snippets.ask", "arguments": [["question": "overdue invoice reminder", "textDocument": ["uri": .string(uri)], "range": range(0, 5, 0, 29)]]])
+            ["command": "snippets.ask", "arguments": [["question": "overdue invoice reminder", "textDocument": ["uri": .string(uri)], "range": range(document, "1️⃣", "2️⃣")]]])
         #expect(reply["status"]?.stringValue == "answered")
         let apply = try #require(await client.notification("workspace/applyEdit"))
         #expect(apply["edit"]?["changes"]?[uri]?.arrayValue?.first?["newText"]?.stringValue?.hasPrefix("Hi name, invoice 42") == true)
@@ -144,8 +157,9 @@ import Testing
     }
 
     @Test func aQuestionWithNoMatchEditsNothingAndSaysSo() async throws {
-        let client = try await client(document: "?? zebra migration patterns")
-        let ask = try #require(try await codeActions(client, range(0, 0, 0, 0)).first)
+        let document = MarkedText("1️⃣?? zebra migration patterns")
+        let client = try await client(document: document.text)
+        let ask = try #require(try await codeActions(client, range(document, "1️⃣", "1️⃣")).first)
         #expect(ask.edit?.changes.isEmpty == true)
         let reply = try await client.result(
             "workspace/executeCommand", ["command": "snippets.ask", "arguments": [["question": "zebra migration patterns"]]])
@@ -187,26 +201,29 @@ import Testing
         let client = TestClient(diskLibrary: [directory])
         try await client.initialize()
         let note = "file:///work/note.\(language)"
-        client.open(note, language: language, text: "Kind regards,\nAna")
-        let argument: JSONValue = ["textDocument": ["uri": .string(note)], "range": range(0, 0, 1, 3), "trigger": "kr"]
+        let selected = MarkedText("1️⃣Kind regards,\nAna2️⃣")
+        client.open(note, language: language, marked: selected)
+        let argument: JSONValue = ["textDocument": ["uri": .string(note)], "range": range(selected, "1️⃣", "2️⃣"), "trigger": "kr"]
         _ = try #require(await client.request("workspace/executeCommand", ["command": "snippets.saveSelection", "arguments": [argument]])).get()
         let saved = try #require(await client.server.snapshot.library.snippets.first { $0.triggers == ["kr"] })
         #expect(saved.scopes == (scope.map { [$0] } ?? []))
         let written = try String(contentsOfFile: libraryFile, encoding: .utf8)
         #expect(written.contains("\"scope\"") == (scope != nil))
         // Offered in a mail as well, when it is prose.
-        client.open("file:///work/reply.eml", language: "mail", text: "kr")
-        let offered = try await client.complete("file:///work/reply.eml", line: 0, character: 2).items.map(\.label)
+        let mail = MarkedText("kr1️⃣")
+        client.open("file:///work/reply.eml", language: "mail", marked: mail)
+        let offered = try await client.complete("file:///work/reply.eml", at: mail["1️⃣"]).items.map(\.label)
         #expect(offered.contains("kr") == (scope == nil || scope == "mail"))
     }
 
     @Test func aSavedSelectionIsAddedAndCompletesAtOnce() async throws {
-        let client = try await client(document: "Thanks for $5, {see} you soon\nBest wishes\nzz")
-        let actions = try await codeActions(client, range(0, 0, 1, 11))
+        let document = MarkedText("1️⃣Thanks for $5, {see} you soon\nBest wishes2️⃣\n3️⃣zz4️⃣")
+        let client = try await client(document: document.text)
+        let actions = try await codeActions(client, range(document, "1️⃣", "2️⃣"))
         let action = try #require(actions.first { $0.title == "Save selection as snippet" })
         #expect(action.command?.command == "snippets.saveSelection")
 
-        let reply = try #require(await save(client, range(0, 0, 1, 11), trigger: "thx", title: "Thanks note"))
+        let reply = try #require(await save(client, range(document, "1️⃣", "2️⃣"), trigger: "thx", title: "Thanks note"))
         let result = try reply.get().decode(SaveSelectionResult.self)
         #expect(result.trigger == "thx")
         #expect(result.isInLibrary)
@@ -231,9 +248,10 @@ import Testing
         // The next completion sees it, without waiting for a file watcher.
         client.notify("textDocument/didChange", [
             "textDocument": ["uri": .string(uri), "version": 2],
-            "contentChanges": [["range": range(2, 0, 2, 2), "text": "thx"]],
+            "contentChanges": [["range": range(document, "3️⃣", "4️⃣"), "text": "thx"]],
         ])
-        let list = try await client.complete(uri, line: 2, character: 3)
+        let edited = MarkedText("Thanks for $5, {see} you soon\nBest wishes\nthx1️⃣")
+        let list = try await client.complete(uri, at: edited["1️⃣"])
         let item = try #require(list.items.first { $0.label == "thx" })
         guard case .textEdit(let edit) = item.textEdit else { Issue.record("expected a text edit"); return }
         #expect(edit.newText == "Thanks for $5, {see} you soon\nBest wishes")
@@ -254,10 +272,11 @@ import Testing
         _ = try await client.result(
             "initialize", ["processId": .null, "capabilities": ["textDocument": ["completion": ["dynamicRegistration": true]]]])
         client.notify("initialized", [:])
-        client.open(uri, language: "markdown", text: "Kind regards from us\nzz")
-        #expect(try await client.complete(uri, line: 1, character: 2).items.isEmpty)
+        let document = MarkedText("1️⃣Kind regards from us2️⃣\n3️⃣zz4️⃣")
+        client.open(uri, language: "markdown", marked: document)
+        #expect(try await client.complete(uri, at: document["4️⃣"]).items.isEmpty)
 
-        async let reply = save(client, range(0, 0, 0, 20), trigger: "kr", title: "Kind regards")
+        async let reply = save(client, range(document, "1️⃣", "2️⃣"), trigger: "kr", title: "Kind regards")
         // Once the file is written the save waits for a load; the first one's annotation is let go only then.
         let deadline = ContinuousClock.now + .seconds(20)
         while (try? String(contentsOfFile: libraryFile, encoding: .utf8))?.contains("Kind regards") != true, ContinuousClock.now < deadline {
@@ -268,17 +287,19 @@ import Testing
         #expect(result.isInLibrary, "the reply came before the saved snippet was in service")
         client.notify("textDocument/didChange", [
             "textDocument": ["uri": .string(uri), "version": 2],
-            "contentChanges": [["range": range(1, 0, 1, 2), "text": "kr"]],
+            "contentChanges": [["range": range(document, "3️⃣", "4️⃣"), "text": "kr"]],
         ])
-        #expect(try await client.complete(uri, line: 1, character: 2).items.map(\.label).contains("kr"))
+        let edited = MarkedText("Kind regards from us\nkr1️⃣")
+        #expect(try await client.complete(uri, at: edited["1️⃣"]).items.map(\.label).contains("kr"))
     }
 
     @Test func derivedNamesStepAroundExistingOnes() async throws {
-        let client = try await client(document: "remind me later\nremind me later\n")
-        let first = try #require(await save(client, range(0, 0, 0, 15))).get().decode(SaveSelectionResult.self)
+        let document = MarkedText("1️⃣remind me later2️⃣\n3️⃣remind me later4️⃣\n")
+        let client = try await client(document: document.text)
+        let first = try #require(await save(client, range(document, "1️⃣", "2️⃣"))).get().decode(SaveSelectionResult.self)
         #expect(first.title == "remind me later")
         #expect(first.trigger == "remind-me")
-        let second = try #require(await save(client, range(1, 0, 1, 15))).get().decode(SaveSelectionResult.self)
+        let second = try #require(await save(client, range(document, "3️⃣", "4️⃣"))).get().decode(SaveSelectionResult.self)
         #expect(second.title == "remind me later 2")
         #expect(second.trigger == "remind-me2")
     }
@@ -289,8 +310,9 @@ import Testing
         ("two words", nil, "a trigger cannot contain spaces"),
     ])
     func refusalsLeaveTheFileAloneAndSayWhy(trigger: String, title: String?, reason: String) async throws {
-        let client = try await client(document: "some text to keep")
-        let reply = try #require(await save(client, range(0, 0, 0, 9), trigger: trigger, title: title))
+        let document = MarkedText("1️⃣some text2️⃣ to keep")
+        let client = try await client(document: document.text)
+        let reply = try #require(await save(client, range(document, "1️⃣", "2️⃣"), trigger: trigger, title: title))
         guard case .failure(let error) = reply else { Issue.record("expected a refusal"); return }
         #expect(error.code == -32803)
         #expect(error.message.hasPrefix("Snippet not saved: "))
@@ -304,8 +326,9 @@ import Testing
     @Test func aBrokenFileIsNotTouched() async throws {
         let broken = "{ \"A\": { \"prefix\": \"a\", \"body\": \"x\" }, // half-typed\n  \"B\": \n"
         try broken.write(toFile: libraryFile, atomically: false, encoding: .utf8)
-        let client = try await client(document: "keep this")
-        let reply = try #require(await save(client, range(0, 0, 0, 9)))
+        let document = MarkedText("1️⃣keep this2️⃣")
+        let client = try await client(document: document.text)
+        let reply = try #require(await save(client, range(document, "1️⃣", "2️⃣")))
         guard case .failure(let error) = reply else { Issue.record("expected a refusal"); return }
         #expect(error.message.contains("is not a valid snippet file"))
         #expect(try String(contentsOfFile: libraryFile, encoding: .utf8) == broken)
@@ -315,12 +338,13 @@ import Testing
         let elsewhere = directory + "/more/mine.code-snippets"
         let client = TestClient(diskLibrary: [directory])
         try await client.initialize(options: ["saveTo": .string(elsewhere)])
-        client.open(uri, language: "markdown", text: "keep this")
-        let reply = try #require(await save(client, range(0, 0, 0, 9)))
+        let document = MarkedText("1️⃣keep this2️⃣")
+        client.open(uri, language: "markdown", marked: document)
+        let reply = try #require(await save(client, range(document, "1️⃣", "2️⃣")))
         guard case .failure(let error) = reply else { Issue.record("expected a refusal"); return }
         #expect(error.message.contains("the directory \(directory)/more does not exist"))
         try FileManager.default.createDirectory(atPath: directory + "/more", withIntermediateDirectories: false)
-        let saved = try #require(await save(client, range(0, 0, 0, 9))).get().decode(SaveSelectionResult.self)
+        let saved = try #require(await save(client, range(document, "1️⃣", "2️⃣"))).get().decode(SaveSelectionResult.self)
         #expect(saved.path == elsewhere)
         #expect(saved.isInLibrary)  // under the library directory, so loaded
         #expect(try String(contentsOfFile: libraryFile, encoding: .utf8) == original)
