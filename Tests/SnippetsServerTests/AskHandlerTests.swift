@@ -66,7 +66,7 @@ private let askLibrary = TestLibrary([
         try await client.initialize()
         let id = client.sendRequest("snippets/ask", ["question": "café menu", "workDoneToken": "t1"])
         var kinds: [String] = []
-        while kinds.last != "end", let progress = await client.notification("$/progress", timeout: .seconds(5)) {
+        while kinds.last != "end", let progress = await client.notification("$/progress") {
             #expect(progress["token"] == "t1")
             kinds.append(progress["value"]?["kind"]?.stringValue ?? "?")
         }
@@ -122,7 +122,7 @@ private enum SlowAskHandler: RequestHandler {
         let early = await client.response(to: ask, timeout: .milliseconds(1))
         #expect(early.map { _ in true } == nil, "the completion waited for the ask")
         client.notify("$/cancelRequest", ["id": .int(ask)])
-        guard case .failure(let error) = await client.response(to: ask, timeout: .seconds(10)) else {
+        guard case .failure(let error) = await client.response(to: ask) else {
             Issue.record("the cancelled ask was not answered with an error")
             return
         }

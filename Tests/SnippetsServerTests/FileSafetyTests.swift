@@ -34,7 +34,7 @@ private func finishes(within seconds: Double, _ body: @escaping @Sendable () -> 
         let fifo = directory + "/swapped.code-snippets"
         #expect(mkfifo(fifo, 0o644) == 0)
         let outcome = Mutex<String?>(nil)
-        #expect(finishes(within: 10) {
+        #expect(finishes(within: 120) {
             do {
                 _ = try DiskFileSystem().contents(of: fifo, maximumSize: 1024)
                 outcome.withLock { $0 = "read" }
@@ -80,7 +80,7 @@ private func finishes(within seconds: Double, _ body: @escaping @Sendable () -> 
         try FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: fifo)
         for target in [fifo, linked] {
             let outcome = Mutex<String?>(nil)
-            #expect(finishes(within: 10) {
+            #expect(finishes(within: 120) {
                 do {
                     try SnippetFileWriter().update(target) { _ throws(SnippetFileEditError) in Array("{}".utf8) }
                     outcome.withLock { $0 = "written" }

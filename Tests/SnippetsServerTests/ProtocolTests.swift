@@ -32,7 +32,7 @@ struct ProtocolTests {
     @Test func invalidJSONGetsParseErrorWithNullID() async throws {
         let client = TestClient()
         client.sendRaw(MessageFramer.frame(Array("{not json".utf8)))
-        let message = await client.inbox.next(timeout: .seconds(10)) { if case .response = $0 { true } else { false } }
+        let message = await client.inbox.next(timeout: patience) { if case .response = $0 { true } else { false } }
         #expect(message == .response(id: nil, result: .failure(.parseError("message is not valid JSON"))))
     }
 
@@ -56,7 +56,7 @@ struct ProtocolTests {
         let client = TestClient()
         try await client.initialize()
         client.send([1, 2])
-        let first = await client.inbox.next(timeout: .seconds(10)) { if case .response = $0 { true } else { false } }
+        let first = await client.inbox.next(timeout: patience) { if case .response = $0 { true } else { false } }
         #expect(errorCode(first.flatMap { if case .response(_, let result) = $0 { result } else { nil } }) == -32600)
         client.send(["jsonrpc": "2.0", "id": 7, "method": 3])
         #expect(errorCode(await client.response(to: 7)) == -32600)
@@ -79,7 +79,7 @@ struct ProtocolTests {
         }
         var order: [Int] = []
         for _ in ids {
-            let message = await client.inbox.next(timeout: .seconds(10)) { if case .response = $0 { true } else { false } }
+            let message = await client.inbox.next(timeout: patience) { if case .response = $0 { true } else { false } }
             if case .response(.number(let id), _) = message { order.append(id) }
         }
         #expect(order == ids)
@@ -97,9 +97,9 @@ struct ProtocolTests {
         client.notify("$/cancelRequest", ["id": .int(queued)])
         client.notify("$/cancelRequest", ["id": .int(slow)])
         // The slow request would take 60 s; cancelling it answers at once.
-        #expect(errorCode(await client.response(to: slow, timeout: .seconds(5))) == -32800)
+        #expect(errorCode(await client.response(to: slow, timeout: patience)) == -32800)
         // A request cancelled while still queued is answered -32800 without running (it would have given -32603).
-        #expect(errorCode(await client.response(to: queued, timeout: .seconds(5))) == -32800)
+        #expect(errorCode(await client.response(to: queued, timeout: patience)) == -32800)
         #expect(try await client.shutdownAndExit() == 0)
     }
 

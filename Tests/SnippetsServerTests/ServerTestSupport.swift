@@ -4,6 +4,11 @@ import Testing
 
 @testable import SnippetsServer
 
+/// How long a test waits for an event it expects (a reply, a notification, a load): an upper bound, never a
+/// measurement. Generous, because on a machine whose cores are busy with other work a reply can take seconds, and
+/// only an event that never comes should fail a test; a test that expects nothing passes its own short wait.
+let patience: Duration = .seconds(120)
+
 /// An in-memory snippet library whose files tests can edit between loads.
 final class TestLibrary: Sendable {
     private let lock = NSLock()
@@ -188,7 +193,7 @@ final class TestClient: Sendable {
     }
 
     /// The reply to request `id`.
-    func response(to id: Int, timeout: Duration = .seconds(10)) async -> Result<JSONValue, ResponseError>? {
+    func response(to id: Int, timeout: Duration = patience) async -> Result<JSONValue, ResponseError>? {
         let message = await inbox.next(timeout: timeout) { message in
             if case .response(.number(id), _) = message { return true }
             return false
@@ -204,7 +209,7 @@ final class TestClient: Sendable {
 
     /// The result of a request that must succeed.
     func result(
-        _ method: String, _ params: JSONValue? = nil, timeout: Duration = .seconds(10),
+        _ method: String, _ params: JSONValue? = nil, timeout: Duration = patience,
         sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) async throws -> JSONValue {
         let reply = await response(to: sendRequest(method, params), timeout: timeout)
@@ -224,7 +229,7 @@ final class TestClient: Sendable {
     }
 
     /// The next notification (or server-to-client request) with `method`.
-    func notification(_ method: String, timeout: Duration = .seconds(10)) async -> JSONValue? {
+    func notification(_ method: String, timeout: Duration = patience) async -> JSONValue? {
         let message = await inbox.next(timeout: timeout) { message in
             switch message {
             case .notification(method, _), .request(_, method, _): true
@@ -260,7 +265,7 @@ final class TestClient: Sendable {
     /// Waits for the server's "loaded N snippets" log message, which follows every library load.
     @discardableResult
     func nextLoad(
-        timeout: Duration = .seconds(10), sourceLocation: Testing.SourceLocation = #_sourceLocation
+        timeout: Duration = patience, sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) async throws -> String {
         let message = await inbox.next(timeout: timeout) { message in
             if case .notification("window/logMessage", let params) = message {
@@ -294,13 +299,13 @@ final class TestClient: Sendable {
         return await exitStatus()
     }
 
-    /// The server's exit status once it stops (fails the test after 10 s).
+    /// The server's exit status once it stops (fails the test when it has not stopped within `patience`).
     func exitStatus() async -> Int32 {
         let run = serverRun
         return await withTaskGroup(of: Int32?.self) { group in
             group.addTask { await run.value }
             group.addTask {
-                try? await Task.sleep(for: .seconds(10))
+                try? await Task.sleep(for: patience)
                 return nil
             }
             let first = await group.next() ?? nil

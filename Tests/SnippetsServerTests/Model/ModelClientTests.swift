@@ -316,8 +316,9 @@ extension ModelClientRequestTests {
     }
 }
 
-/// Whether `condition` becomes true within `seconds`, checked every 20 ms.
-func eventually(within seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
+/// Whether `condition` becomes true within `seconds` (an upper bound for an expected event, as `patience`), checked
+/// every 20 ms.
+func eventually(within seconds: Double = 120, _ condition: () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if condition() { return true }

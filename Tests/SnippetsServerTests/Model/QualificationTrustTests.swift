@@ -157,7 +157,7 @@ let testPacing = ProbePacing(gap: .milliseconds(10) ... .milliseconds(40))
             replies.append(reply)
             if reply.modelRole != "trusted" { break }
             // A person pauses between questions: a due check is sent and answered before the next ask.
-            #expect(await eventuallyAsync(within: 60) { await !client.server.qualifier.isCheckDue })
+            #expect(await eventuallyAsync(within: 120) { await !client.server.qualifier.isCheckDue })
         }
         let trustedAsks = replies.prefix { $0.modelRole == "trusted" }.count
         #expect(trustedAsks <= TrustChecks.mostAsksBeforeDemotion, "trusted for \(trustedAsks) asks after it began to decline")
@@ -179,7 +179,7 @@ let testPacing = ProbePacing(gap: .milliseconds(10) ... .milliseconds(40))
         // A restart with the same cache recalls the demotion, not the trust, and measures nothing.
         let callsBefore = server.chatRequests.count
         let again = try await measuringClient(server, cache: cache, timeoutSeconds: 10)
-        #expect(await eventuallyAsync(within: 30) { await standing(again, server).basis == .demoted })
+        #expect(await eventuallyAsync(within: 120) { await standing(again, server).basis == .demoted })
         #expect(await standing(again, server).role == .advisory)
         let first = try await ask(again, wronglyAnsweredQuestion)
         #expect(first.modelRole == "advisory" && first.qualification?.basis == "demoted")
@@ -209,7 +209,7 @@ let testPacing = ProbePacing(gap: .milliseconds(10) ... .milliseconds(40))
                 $0.probePacing = ProbePacing(gap: .seconds(3) ... .seconds(3))
             })
         try await client.initialize(options: ["model": ["url": .string(server.url), "name": "scripted", "timeoutSeconds": 10]])
-        #expect(await eventuallyAsync(within: 30) { await standing(client, server).role == .trusted })
+        #expect(await eventuallyAsync(within: 120) { await standing(client, server).role == .trusted })
 
         var replies: [AskResponse] = []
         for _ in 0...TrustChecks.asksPerCheck {
@@ -223,7 +223,7 @@ let testPacing = ProbePacing(gap: .milliseconds(10) ... .milliseconds(40))
         #expect(unchecked.citations.map(\.title) == ["Gentle payment reminder"])
 
         // Left idle, the model answers its check, and is trusted again.
-        #expect(await eventuallyAsync(within: 60) { await !client.server.qualifier.isCheckDue })
+        #expect(await eventuallyAsync(within: 120) { await !client.server.qualifier.isCheckDue })
         let again = try await ask(client, wronglyAnsweredQuestion)
         #expect(again.modelRole == "trusted" && again.reason?.code == "model-vetoed")
         _ = try await client.shutdownAndExit()
@@ -241,7 +241,7 @@ let testPacing = ProbePacing(gap: .milliseconds(10) ... .milliseconds(40))
         let measurement = Task { await qualifier.measure(probes, model: client) }
 
         // The user asks once the second probe is answered.
-        #expect(await eventually(within: 60) { server.requests.filter { $0.pickQuestion != nil }.count >= 2 })
+        #expect(await eventually { server.requests.filter { $0.pickQuestion != nil }.count >= 2 })
         await qualifier.askStarted()
         let askBegan = ContinuousClock.now
         _ = try await client.searchWords(question: plainlyNamedQuestion)
@@ -348,12 +348,12 @@ let testPacing = ProbePacing(gap: .milliseconds(10) ... .milliseconds(40))
             _ = try await ask(client, wronglyAnsweredQuestion)
             if await client.server.qualifier.isCheckDue { break }
         }
-        #expect(await eventuallyAsync(within: 60) { await !client.server.qualifier.isCheckDue })
+        #expect(await eventuallyAsync(within: 120) { await !client.server.qualifier.isCheckDue })
         let next = try await ask(client, wronglyAnsweredQuestion)
         #expect(next.modelRole == "advisory" && next.qualification?.basis == "measuring")
         // Measured for itself: all its probes again.
         #expect(await eventually(within: 120) { server.chatRequests.count >= measuredOnce + 2 * probeCount })
-        #expect(await eventuallyAsync(within: 60) { await standing(client, server).basis == .measured })
+        #expect(await eventuallyAsync(within: 120) { await standing(client, server).basis == .measured })
         let files = try FileManager.default.contentsOfDirectory(atPath: cache + "/snippets-lsp/qualification")
         #expect(files.count == 2, "one measurement for each model")
         _ = try await client.shutdownAndExit()
