@@ -94,9 +94,11 @@ public struct CompletionBuilder: Sendable {
 
     /// The completion list at `position`.
     ///
+    /// Where the library has triggers of several words, the runs of several words before the cursor are tried
+    /// first, most words first, for trigger matches only (`if e` offers `if else`, its edit covering both words).
     /// The long form of the prefix (all non-whitespace before the cursor, e.g. `///`) is tried for trigger matches
-    /// only, first; then the trailing word for every kind of match (a stop word for trigger matches only). One item per snippet (not one per trigger),
-    /// labelled with its best-matching trigger, or its title when it has none.
+    /// only, next; then the trailing word for every kind of match (a stop word for trigger matches only). One item
+    /// per snippet (not one per trigger), labelled with its best-matching trigger, or its title when it has none.
     public func completions(at position: Position) -> CompletionList {
         // No index: the library is still loading. Incomplete, so the client asks again rather than keep "nothing".
         guard let index = library.index else { return CompletionList(isIncomplete: true, items: []) }
@@ -120,6 +122,12 @@ public struct CompletionBuilder: Sendable {
                 if library.library.snippet(withID: hit.snippetID)?.isLineStartOnly == true, !startsLine(run) { continue }
                 if seen.insert(hit.snippetID).inserted { candidates.append(Candidate(hit: hit, run: run)) }
             }
+        }
+        for run in prefix.multiWordRuns(upTo: index.maximumTriggerWords) {
+            // Only a trigger spanning the typed words counts: `if e` is no search for the words "if" and "e".
+            let results = index.triggerMatches(run.text, language: language, limit: limit + 1)
+            add(results, run: run, onlyTriggers: true)
+            if results.totalMatches > limit { isIncomplete = true }
         }
         if let long = prefix.longRun, long.text != prefix.wordRun?.text {
             // Only trigger matches count for the long form: `foo.` or `)!` should not pop up body matches.
