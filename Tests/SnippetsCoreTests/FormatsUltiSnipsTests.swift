@@ -209,4 +209,12 @@ import Testing
         #expect(notes.allSatisfy { $0.severity == .note && $0.message.contains("untransformed") }, "\(notes)")
         #expect(!library.diagnostics.contains { $0.severity <= .warning })
     }
+
+    /// Option `i` marks a snippet offered inside a word (`UltiSnipsLibraryTests.anInWordSnippetIsOfferedAtTheEndOfAWord`
+    /// has UltiSnips' cases); a regex trigger's literal start says nothing of where a match begins, so `ri` does not.
+    @Test func optionIMarksASnippetOfferedInsideAWord() {
+        let text = "snippet sr \"squared\" iA\n^2\nendsnippet\nsnippet ab\nx\nendsnippet\nsnippet \"a(b)?\" \"re\" ri\ny\nendsnippet\n"
+        let library = loadLibrary(["/lib/UltiSnips/tex.snippets": text])
+        #expect(library.snippets.map(\.isInWord) == [true, false, false])
+    }
 }

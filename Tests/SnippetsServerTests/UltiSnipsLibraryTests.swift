@@ -240,4 +240,47 @@ private let snippetCapabilities: JSONValue = ["textDocument": ["completion": ["c
             #expect(offers[item.label] == item.range, "\(item.line): \(offers)")
         }
     }
+
+    /// SirVer/ultisnips test/test_SnippetOptions.py, SnippetOptions_ExpandInwordSnippets_SimpleExpand ("atest" →
+    /// "aExpand me!"), _ExpandSingle, SnippetOptions_ExpandInwordSnippetsWithOtherChars_Expand, _Expand2, _Expand3
+    /// ("$test", "-test", "ßßtest") and MultiWord_SnippetOptions_ExpandInwordSnippets_SimpleExpand ("atest it"): a
+    /// snippet with option `i` is offered when its whole trigger ends the typed text, even inside a word, and the
+    /// edit replaces the trigger's characters only. A snippet without `i` keeps today's behaviour.
+    @Test func anInWordSnippetIsOfferedAtTheEndOfAWord() async throws {
+        let (client, folder) = try await Self.client(over: """
+            snippet test "in word" i
+            Expand me!
+            endsnippet
+
+            snippet sr "squared" iA
+            ^2
+            endsnippet
+
+            snippet "test it" "two words in word" i
+            Expand me too!
+            endsnippet
+
+            snippet est "plain"
+            not in a word
+            endsnippet
+
+            """)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cases: [(line: String, label: String, range: Range<Int>?)] = [
+            ("atest", "test", 1..<5),
+            ("test", "test", 0..<4),
+            ("$test", "test", 1..<5),
+            ("-test", "test", 1..<5),
+            ("ßßtest", "test", 2..<6),
+            ("x^2 + xsr", "sr", 7..<9),
+            ("atest it", "test it", 1..<8),
+            ("atest", "est", nil),  // no option i: not inside a word
+            ("atesT", "test", nil),  // UltiSnips compares case
+            ("ates", "test", nil),  // the whole trigger, not a start of it, inside a word
+        ]
+        for (number, item) in cases.enumerated() {
+            let offers = try await Self.offers(client, item.line, file: "i\(number)")
+            #expect(offers[item.label] == item.range, "\(item.line): \(offers)")
+        }
+    }
 }

@@ -58,6 +58,10 @@ public struct TokenIndex: Sendable {
     private let triggerIsMultiWord: [Bool]
     /// The most whitespace-separated words any trigger has (1 when none has several, 0 when none has any).
     public let maximumTriggerWords: Int
+    /// The triggers of snippets offered inside a word (`Snippet.isInWord`), as written, with their snippets in
+    /// library order; and their distinct UTF-8 lengths, so a lookup costs one probe per length.
+    private let inWordTriggers: [String: [Int32]]
+    private let inWordTriggerLengths: [Int]
     /// The scopes of snippet `s`: `scopeIDs[scopeStarts[s] ..< scopeStarts[s + 1]]`; empty means global.
     private let scopeStarts: [Int32]
     private let scopeIDs: [Int32]
@@ -111,6 +115,8 @@ public struct TokenIndex: Sendable {
         self.sortedTriggers = fieldValues.sortedTriggers
         self.triggerIsMultiWord = fieldValues.triggerIsMultiWord
         self.maximumTriggerWords = fieldValues.maximumTriggerWords
+        self.inWordTriggers = fieldValues.inWordTriggers
+        self.inWordTriggerLengths = Set(fieldValues.inWordTriggers.keys.map(\.utf8.count)).sorted(by: >)
         self.scopeStarts = fieldValues.scopeStarts
         self.scopeIDs = fieldValues.scopeIDs
         self.scopeNumbers = fieldValues.scopeNumbers
@@ -142,6 +148,7 @@ public struct TokenIndex: Sendable {
         var sortedTriggers: [Int32] = []
         var triggerIsMultiWord: [Bool] = []
         var maximumTriggerWords = 0
+        var inWordTriggers: [String: [Int32]] = [:]
         var scopeStarts: [Int32] = [0]
         var scopeIDs: [Int32] = []
         var scopeNumbers: [String: Int32] = [:]
@@ -165,6 +172,7 @@ public struct TokenIndex: Sendable {
                     let words = TokenIndex.wordCount(of: trigger)
                     triggerIsMultiWord.append(words > 1)
                     maximumTriggerWords = max(maximumTriggerWords, words)
+                    if snippets[number].isInWord, !trigger.isEmpty { inWordTriggers[trigger, default: []].append(Int32(number)) }
                     shortest = min(shortest, Int32(trigger.utf8.count))
                 }
                 shortestTrigger.append(shortest)
@@ -366,6 +374,37 @@ public struct TokenIndex: Sendable {
                 match: candidate.tier <= Tier.exact ? .exactTrigger : .triggerPrefix, matchedTerms: [lowered])
         }
         return SearchResults(hits: hits, totalMatches: ranked.count)
+    }
+
+    /// The snippets offered inside a word (`Snippet.isInWord`) whose whole trigger ends `text` (compared as
+    /// written, as UltiSnips compares it), each with that trigger, ranked as exact trigger matches are. Costs one
+    /// lookup per distinct length of such triggers, whatever the library's size.
+    public func inWordMatches(endingWith text: String, language: String? = nil) -> [InWordMatch] {
+        guard !inWordTriggers.isEmpty else { return [] }
+        let bytes = text.utf8
+        var found: [(candidate: Candidate, trigger: String)] = []
+        let allowedScopes = allowedScopes(forLanguage: language)
+        for length in inWordTriggerLengths where length <= bytes.count {
+            let ending = String(decoding: bytes.suffix(length), as: UTF8.self)
+            guard let numbers = inWordTriggers[ending] else { continue }
+            for number32 in numbers {
+                let number = Int(number32)
+                guard applies(number, allowedScopes: allowedScopes) else { continue }
+                found.append((
+                    Candidate(
+                        number: number, tier: Tier.exactCase, score: 0, priority: priorities[number],
+                        shortestTrigger: shortestTrigger[number], layerRank: layerRanks[number]),
+                    ending))
+            }
+        }
+        let snippets = library.snippets
+        return found.sorted { isRankedBefore($0.candidate, $1.candidate, snippets) }.map { match in
+            InWordMatch(
+                hit: SearchHit(
+                    snippetID: snippets[match.candidate.number].id, score: 1100, match: .exactTrigger,
+                    matchedTerms: [match.trigger.lowercased()]),
+                trigger: match.trigger)
+        }
     }
 
     /// How many whitespace-separated words `text` has.
@@ -700,6 +739,13 @@ private struct Accumulator {
             buffer[number].bestField = min(buffer[number].bestField, UInt8(kind.rawValue))
         }
     }
+}
+
+/// A snippet offered inside a word, and the trigger that ends the typed text.
+public struct InWordMatch: Hashable, Sendable {
+    public var hit: SearchHit
+    /// The trigger as written: the characters an edit replaces.
+    public var trigger: String
 }
 
 /// Hits in rank order, and whether more matched than were returned.

@@ -95,6 +95,9 @@ public struct Snippet: Identifiable, Hashable, Sendable {
     public var layer: String = ""
     /// Offered only where its trigger starts the line (after indentation): UltiSnips' `b` option.
     public var isLineStartOnly: Bool = false
+    /// Offered also where its whole trigger ends the text before the cursor inside a word (`xsr` offers `sr`),
+    /// replacing the trigger's characters only: UltiSnips' `i` option.
+    public var isInWord: Bool = false
 
     public init(
         id: SnippetID,
