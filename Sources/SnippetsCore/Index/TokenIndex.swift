@@ -19,8 +19,9 @@ import Foundation
 ///
 /// The reported `score` adds a tier bonus (exact trigger 1000, +100 for exact case; prefix 500) to the term score.
 ///
-/// A trigger of several words (UltiSnips' `"if else"`) is matched as a trigger prefix only by a query that reaches
-/// its second word (`if e`), never by its first word alone (`if`, a common word); its words still find it as tokens.
+/// A trigger of several words whose snippet says so (`Snippet.triggerNeedsEveryWord`: UltiSnips' `"if else"`) is
+/// matched as a trigger prefix only by a query that reaches its second word (`if e`), never by its first word alone
+/// (`if`, a common word); its words still find it as tokens.
 public struct TokenIndex: Sendable {
     public private(set) var library: SnippetLibrary
 
@@ -54,8 +55,8 @@ public struct TokenIndex: Sendable {
     private let triggerSnippets: [Int32]
     private let triggerOriginals: [String]
     private let sortedTriggers: [Int32]
-    /// Whether trigger entry `e` holds whitespace (is several words).
-    private let triggerIsMultiWord: [Bool]
+    /// Whether trigger entry `e` is several words that only a query of several words matches as a prefix.
+    private let triggerNeedsSecondWord: [Bool]
     /// The most whitespace-separated words any trigger has (1 when none has several, 0 when none has any).
     public let maximumTriggerWords: Int
     /// The triggers of snippets offered inside a word (`Snippet.isInWord`), as written, with their snippets in
@@ -113,7 +114,7 @@ public struct TokenIndex: Sendable {
         self.triggerSnippets = fieldValues.triggerSnippets
         self.triggerOriginals = fieldValues.triggerOriginals
         self.sortedTriggers = fieldValues.sortedTriggers
-        self.triggerIsMultiWord = fieldValues.triggerIsMultiWord
+        self.triggerNeedsSecondWord = fieldValues.triggerNeedsSecondWord
         self.maximumTriggerWords = fieldValues.maximumTriggerWords
         self.inWordTriggers = fieldValues.inWordTriggers
         self.inWordTriggerLengths = Set(fieldValues.inWordTriggers.keys.map(\.utf8.count)).sorted(by: >)
@@ -146,7 +147,7 @@ public struct TokenIndex: Sendable {
         var triggerSnippets: [Int32] = []
         var triggerOriginals: [String] = []
         var sortedTriggers: [Int32] = []
-        var triggerIsMultiWord: [Bool] = []
+        var triggerNeedsSecondWord: [Bool] = []
         var maximumTriggerWords = 0
         var inWordTriggers: [String: [Int32]] = [:]
         var scopeStarts: [Int32] = [0]
@@ -170,7 +171,7 @@ public struct TokenIndex: Sendable {
                     triggerSnippets.append(Int32(number))
                     triggerOriginals.append(trigger)
                     let words = TokenIndex.wordCount(of: trigger)
-                    triggerIsMultiWord.append(words > 1)
+                    triggerNeedsSecondWord.append(words > 1 && snippets[number].triggerNeedsEveryWord)
                     maximumTriggerWords = max(maximumTriggerWords, words)
                     if snippets[number].isInWord, !trigger.isEmpty { inWordTriggers[trigger, default: []].append(Int32(number)) }
                     shortest = min(shortest, Int32(trigger.utf8.count))
@@ -334,8 +335,8 @@ public struct TokenIndex: Sendable {
     }
 
     /// Calls `body` with each snippet whose trigger is `typed` (a tier of exact match) or starts with it (ignoring
-    /// case), once per matching trigger: one binary-searched range holds them all. A trigger of several words is
-    /// left out as a prefix match unless `typed` is several words too.
+    /// case), once per matching trigger: one binary-searched range holds them all. A trigger that needs a second
+    /// word (`Snippet.triggerNeedsEveryWord`) is left out as a prefix match unless `typed` is several words too.
     private func forEachTriggerMatch(of typed: String, _ body: (Int, UInt8) -> Void) {
         let key = Array(typed.lowercased().utf8)
         let typedIsMultiWord = Self.wordCount(of: typed) > 1
@@ -345,7 +346,7 @@ public struct TokenIndex: Sendable {
             if triggerTexts.length(of: entry) == key.count {
                 tier = triggerOriginals[entry] == typed ? Tier.exactCase : Tier.exact
             } else {
-                guard typedIsMultiWord || !triggerIsMultiWord[entry] else { continue }
+                guard typedIsMultiWord || !triggerNeedsSecondWord[entry] else { continue }
                 tier = Tier.prefix
             }
             body(Int(triggerSnippets[entry]), tier)

@@ -302,6 +302,7 @@ enum UltiSnipsReader {
             snippet.isLineStartOnly = options.contains("b")
             // A regex trigger is offered by its literal start, which says nothing of where a match may begin.
             snippet.isInWord = options.contains("i") && !options.contains("r")
+            snippet.triggerNeedsEveryWord = true
             snippets.append(snippet)
         }
     }
