@@ -1,6 +1,7 @@
 import SnippetsCore
 
-/// What the user has typed before the cursor, in the two forms completion looks up.
+/// What the user has typed before the cursor, in the forms completion looks up (the non-whitespace run, the word,
+/// and the runs of several words a trigger may span).
 public struct TypedPrefix: Hashable, Sendable {
     /// A run of typed text and where it is on the line.
     public struct Run: Hashable, Sendable {
