@@ -170,4 +170,51 @@ import Testing
         #expect(header.options == options)
         #expect(header.error == nil)
     }
+
+    /// SirVer/ultisnips test/test_Choices.py, Choices_WillNotExpand_If_ChoiceListIsEmpty: `("test", "${1||}")`
+    /// expands to `||`. UltiSnips' `ChoicesToken` gives the tabstop the initial text `|…|` of its non-empty options,
+    /// and `Choices` with none is a plain tabstop holding that text, so `${1||}` (and `${1|,|}`, whose options are
+    /// all empty) is tabstop 1 with the text `||`, not an empty choice.
+    @Test func aChoiceWithNoOptionIsATabstopHoldingItsBars() throws {
+        let library = loadLibrary(["/lib/UltiSnips/all.snippets": "snippet test\n${1||} ${2|,|} $1\nendsnippet\n"])
+        let body = try #require(library.snippets.first?.body)
+        #expect(body == "${1:||} ${2:||} $1")
+        #expect(!library.diagnostics.contains { $0.severity <= .warning }, "\(library.diagnostics)")
+        let parsed = SnippetBody.parse(body)
+        #expect(parsed.problems.isEmpty)
+        #expect(SnippetBody.parse(parsed.body.lspText()).body == parsed.body)
+        #expect(UltiSnipsPeerCaseTests.filled(body, fields: [:]) == "|| || ||")
+    }
+
+    /// SirVer/ultisnips test/test_Visual.py, VisualTransformationWithDefault_ExpandWithoutVisual:
+    /// `("test", r"h${VISUAL:world/./\U$0\E/g}b")` with nothing selected gives `hWORLDb`. An LSP variable takes a
+    /// default or a transform, not both; a completion has nothing selected, so the default is kept, transformed.
+    @Test func aTransformedVisualKeepsItsDefaultTransformed() throws {
+        let text = #"""
+            snippet test
+            h${VISUAL:world/./\U$0\E/g}b ${VISUAL:a\/b/(.)\/(.)/$2$1/}
+            endsnippet
+
+            """#
+        let library = loadLibrary(["/lib/UltiSnips/all.snippets": text])
+        let body = try #require(library.snippets.first?.body)
+        #expect(body == "h${TM_SELECTED_TEXT:WORLD}b ${TM_SELECTED_TEXT:ba}")
+        #expect(UltiSnipsPeerCaseTests.filled(body, fields: [:]) == "hWORLDb ba")
+        let parsed = SnippetBody.parse(body)
+        #expect(parsed.problems.isEmpty)
+        #expect(SnippetBody.parse(parsed.body.lspText()).body == parsed.body)
+        // Said where it happens: a selection is inserted as it is.
+        let notes = library.diagnostics.filter { $0.code == UltiSnipsCode.transformation }
+        #expect(notes.count == 2)
+        #expect(notes.allSatisfy { $0.severity == .note && $0.message.contains("untransformed") }, "\(notes)")
+        #expect(!library.diagnostics.contains { $0.severity <= .warning })
+    }
+
+    /// Option `i` marks a snippet offered inside a word (`UltiSnipsLibraryTests.anInWordSnippetIsOfferedAtTheEndOfAWord`
+    /// has UltiSnips' cases); a regex trigger's literal start says nothing of where a match begins, so `ri` does not.
+    @Test func optionIMarksASnippetOfferedInsideAWord() {
+        let text = "snippet sr \"squared\" iA\n^2\nendsnippet\nsnippet ab\nx\nendsnippet\nsnippet \"a(b)?\" \"re\" ri\ny\nendsnippet\n"
+        let library = loadLibrary(["/lib/UltiSnips/tex.snippets": text])
+        #expect(library.snippets.map(\.isInWord) == [true, false, false])
+    }
 }

@@ -266,6 +266,28 @@ struct CompletionTests {
     }
 }
 
+/// A VS Code prefix of several words keeps VS Code's matching: offered on its first word (VS Code's snippet provider
+/// matches a prefix from the start of any word before the cursor), and, once more words are typed, over all of
+/// them, never over text before them. UltiSnips' rule (not on the first word alone) is
+/// `UltiSnipsLibraryTests.aMultiWordTriggerIsOfferedOverAllItsTypedWords`.
+struct MultiWordPrefixTests {
+    @Test func aPrefixOfSeveralWordsIsOfferedOverTheWordsTyped() async throws {
+        let library = TestLibrary([makeFile([makeSnippet("For loop", triggers: ["for loop"], body: "for (;;) {}")])])
+        let client = TestClient(library: library)
+        try await client.initialize(capabilities: snippetCapabilities)
+        for (number, (line, range)) in [("for", 0..<3), ("for lo", 0..<6), ("x = for loop", 4..<12)].enumerated() {
+            client.open("file:///w/\(number).txt", language: "plaintext", text: line)
+            let items = try await client.complete("file:///w/\(number).txt", line: 0, character: line.utf16.count).items
+            let item = try #require(items.first { $0.label == "for loop" }, "\(line)")
+            guard case .textEdit(let edit) = item.textEdit else {
+                Issue.record("expected a TextEdit")
+                continue
+            }
+            #expect(edit.range.start.character..<edit.range.end.character == range, "\(line)")
+        }
+    }
+}
+
 /// Non-word text before the cursor only completes triggers, so punctuation does not pop up body matches.
 struct NonWordPrefixTests {
     @Test func punctuationRunMatchesTriggersOnly() async throws {

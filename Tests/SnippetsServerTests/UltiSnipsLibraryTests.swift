@@ -164,4 +164,123 @@ private let snippetCapabilities: JSONValue = ["textDocument": ["completion": ["c
             #expect(labels == (line == "a test" ? [] : ["test"]), "\(line)")
         }
     }
+
+    /// A client over one UltiSnips file holding `text`, and the folder to remove afterwards.
+    static func client(over text: String) async throws -> (client: TestClient, folder: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ultisnips-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder + "/UltiSnips", withIntermediateDirectories: true)
+        try text.write(toFile: folder + "/UltiSnips/all.snippets", atomically: true, encoding: .utf8)
+        let client = TestClient(diskLibrary: [folder])
+        try await client.initialize(capabilities: snippetCapabilities)
+        return (client, folder)
+    }
+
+    /// What completing at the end of `line` offers: each item's label and the UTF-16 columns its edit replaces.
+    static func offers(_ client: TestClient, _ line: String, file: String) async throws -> [String: Range<Int>] {
+        client.open("file:///w/\(file).txt", language: "plaintext", text: line)
+        let items = try await client.complete("file:///w/\(file).txt", line: 0, character: line.utf16.count).items
+        var offers: [String: Range<Int>] = [:]
+        for item in items {
+            guard case .textEdit(let edit) = item.textEdit, edit.range.start.line == 0 else { continue }
+            offers[item.label] = edit.range.start.character..<edit.range.end.character
+        }
+        return offers
+    }
+
+    /// SirVer/ultisnips test/test_ParseSnippets.py, _ParseSnippets_MultiWord (ParseSnippets_MultiWord_Simple,
+    /// _Description, _Description_Option: `/test snip/`, `!snip test!`, `"snippet test" … b` expand on their words),
+    /// and test_SnippetOptions.py MultiWordSnippet_Simple and MultiWord_SnippetOptions_OnlyExpandWhenWSInFront_*
+    /// (`b`: "a test it" does not expand). A trigger of several words is offered once its first word is typed whole
+    /// and its second begun, and the edit replaces every typed word of it, nothing before them.
+    @Test func aMultiWordTriggerIsOfferedOverAllItsTypedWords() async throws {
+        let (client, folder) = try await Self.client(over: """
+            snippet /test snip/
+            This is a test.
+            endsnippet
+
+            snippet !snip test! "Another snippet"
+            This is another test.
+            endsnippet
+
+            snippet "snippet test" "Another snippet" b
+            This is yet another test.
+            endsnippet
+
+            snippet "if else" "if and else"
+            if ${1:cond}:
+            \t$2
+            else:
+            \t$0
+            endsnippet
+
+            snippet "test it" "" b
+            Expand me!
+            endsnippet
+
+            """)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cases: [(line: String, label: String, range: Range<Int>?)] = [
+            ("test snip", "test snip", 0..<9),
+            ("x test sn", "test snip", 2..<9),  // typed so far; "x " is not part of it
+            ("tests sn", "test snip", nil),  // the first word must match whole
+            ("snip test", "snip test", 0..<9),
+            ("snippet test", "snippet test", 0..<12),
+            ("  snippet te", "snippet test", 2..<12),
+            ("if e", "if else", 0..<4),
+            ("\tx = 1; if else", "if else", 8..<15),
+            ("if", "if else", nil),  // one common word alone never offers it
+            ("if ", "if else", nil),
+            ("elif e", "if else", nil),  // the first word must match whole
+            ("test it", "test it", 0..<7),
+            ("   test it", "test it", 3..<10),
+            ("a test it", "test it", nil),  // option b
+        ]
+        for (number, item) in cases.enumerated() {
+            let offers = try await Self.offers(client, item.line, file: "m\(number)")
+            #expect(offers[item.label] == item.range, "\(item.line): \(offers)")
+        }
+    }
+
+    /// SirVer/ultisnips test/test_SnippetOptions.py, SnippetOptions_ExpandInwordSnippets_SimpleExpand ("atest" →
+    /// "aExpand me!"), _ExpandSingle, SnippetOptions_ExpandInwordSnippetsWithOtherChars_Expand, _Expand2, _Expand3
+    /// ("$test", "-test", "ßßtest") and MultiWord_SnippetOptions_ExpandInwordSnippets_SimpleExpand ("atest it"): a
+    /// snippet with option `i` is offered when its whole trigger ends the typed text, even inside a word, and the
+    /// edit replaces the trigger's characters only. A snippet without `i` keeps today's behaviour.
+    @Test func anInWordSnippetIsOfferedAtTheEndOfAWord() async throws {
+        let (client, folder) = try await Self.client(over: """
+            snippet test "in word" i
+            Expand me!
+            endsnippet
+
+            snippet sr "squared" iA
+            ^2
+            endsnippet
+
+            snippet "test it" "two words in word" i
+            Expand me too!
+            endsnippet
+
+            snippet est "plain"
+            not in a word
+            endsnippet
+
+            """)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cases: [(line: String, label: String, range: Range<Int>?)] = [
+            ("atest", "test", 1..<5),
+            ("test", "test", 0..<4),
+            ("$test", "test", 1..<5),
+            ("-test", "test", 1..<5),
+            ("ßßtest", "test", 2..<6),
+            ("x^2 + xsr", "sr", 7..<9),
+            ("atest it", "test it", 1..<8),
+            ("atest", "est", nil),  // no option i: not inside a word
+            ("atesT", "test", nil),  // UltiSnips compares case
+            ("ates", "test", nil),  // the whole trigger, not a start of it, inside a word
+        ]
+        for (number, item) in cases.enumerated() {
+            let offers = try await Self.offers(client, item.line, file: "i\(number)")
+            #expect(offers[item.label] == item.range, "\(item.line): \(offers)")
+        }
+    }
 }

@@ -18,6 +18,10 @@ import Foundation
 /// - Ties: the earlier layer, then higher `priority`, then the shorter shortest trigger, then title, then identifier.
 ///
 /// The reported `score` adds a tier bonus (exact trigger 1000, +100 for exact case; prefix 500) to the term score.
+///
+/// A trigger of several words whose snippet says so (`Snippet.triggerNeedsEveryWord`: UltiSnips' `"if else"`) is
+/// matched as a trigger prefix only by a query that reaches its second word (`if e`), never by its first word alone
+/// (`if`, a common word); its words still find it as tokens.
 public struct TokenIndex: Sendable {
     public private(set) var library: SnippetLibrary
 
@@ -51,6 +55,14 @@ public struct TokenIndex: Sendable {
     private let triggerSnippets: [Int32]
     private let triggerOriginals: [String]
     private let sortedTriggers: [Int32]
+    /// Whether trigger entry `e` is several words that only a query of several words matches as a prefix.
+    private let triggerNeedsSecondWord: [Bool]
+    /// The most whitespace-separated words any trigger has (1 when none has several, 0 when none has any).
+    public let maximumTriggerWords: Int
+    /// The triggers of snippets offered inside a word (`Snippet.isInWord`), as written, with their snippets in
+    /// library order; and their distinct UTF-8 lengths, so a lookup costs one probe per length.
+    private let inWordTriggers: [String: [Int32]]
+    private let inWordTriggerLengths: [Int]
     /// The scopes of snippet `s`: `scopeIDs[scopeStarts[s] ..< scopeStarts[s + 1]]`; empty means global.
     private let scopeStarts: [Int32]
     private let scopeIDs: [Int32]
@@ -102,6 +114,10 @@ public struct TokenIndex: Sendable {
         self.triggerSnippets = fieldValues.triggerSnippets
         self.triggerOriginals = fieldValues.triggerOriginals
         self.sortedTriggers = fieldValues.sortedTriggers
+        self.triggerNeedsSecondWord = fieldValues.triggerNeedsSecondWord
+        self.maximumTriggerWords = fieldValues.maximumTriggerWords
+        self.inWordTriggers = fieldValues.inWordTriggers
+        self.inWordTriggerLengths = Set(fieldValues.inWordTriggers.keys.map(\.utf8.count)).sorted(by: >)
         self.scopeStarts = fieldValues.scopeStarts
         self.scopeIDs = fieldValues.scopeIDs
         self.scopeNumbers = fieldValues.scopeNumbers
@@ -131,6 +147,9 @@ public struct TokenIndex: Sendable {
         var triggerSnippets: [Int32] = []
         var triggerOriginals: [String] = []
         var sortedTriggers: [Int32] = []
+        var triggerNeedsSecondWord: [Bool] = []
+        var maximumTriggerWords = 0
+        var inWordTriggers: [String: [Int32]] = [:]
         var scopeStarts: [Int32] = [0]
         var scopeIDs: [Int32] = []
         var scopeNumbers: [String: Int32] = [:]
@@ -151,6 +170,10 @@ public struct TokenIndex: Sendable {
                     triggerTexts.append(Array(trigger.lowercased().utf8))
                     triggerSnippets.append(Int32(number))
                     triggerOriginals.append(trigger)
+                    let words = TokenIndex.wordCount(of: trigger)
+                    triggerNeedsSecondWord.append(words > 1 && snippets[number].triggerNeedsEveryWord)
+                    maximumTriggerWords = max(maximumTriggerWords, words)
+                    if snippets[number].isInWord, !trigger.isEmpty { inWordTriggers[trigger, default: []].append(Int32(number)) }
                     shortest = min(shortest, Int32(trigger.utf8.count))
                 }
                 shortestTrigger.append(shortest)
@@ -295,20 +318,7 @@ public struct TokenIndex: Sendable {
             }
         }
         var accumulator = Accumulator(snippetCount: snippetCount)
-
-        // Triggers: one binary-searched range holds the exact matches and the prefix matches.
-        let key = Array(trimmed.lowercased().utf8)
-        for position in triggerTexts.prefixRange(of: key, in: sortedTriggers) {
-            let entry = Int(sortedTriggers[position])
-            let snippet = Int(triggerSnippets[entry])
-            let tier: UInt8
-            if triggerTexts.length(of: entry) == key.count {
-                tier = triggerOriginals[entry] == trimmed ? Tier.exactCase : Tier.exact
-            } else {
-                tier = Tier.prefix
-            }
-            accumulator.matchTrigger(snippet, tier: tier)
-        }
+        forEachTriggerMatch(of: trimmed) { snippet, tier in accumulator.matchTrigger(snippet, tier: tier) }
 
         for (termNumber, term) in terms.enumerated() {
             var tokens: [Int32] = []
@@ -322,6 +332,92 @@ public struct TokenIndex: Sendable {
         }
         return results(
             from: accumulator, terms: terms, triggerQuery: trimmed.lowercased(), language: language, limit: limit)
+    }
+
+    /// Calls `body` with each snippet whose trigger is `typed` (a tier of exact match) or starts with it (ignoring
+    /// case), once per matching trigger: one binary-searched range holds them all. A trigger that needs a second
+    /// word (`Snippet.triggerNeedsEveryWord`) is left out as a prefix match unless `typed` is several words too.
+    private func forEachTriggerMatch(of typed: String, _ body: (Int, UInt8) -> Void) {
+        let key = Array(typed.lowercased().utf8)
+        let typedIsMultiWord = Self.wordCount(of: typed) > 1
+        for position in triggerTexts.prefixRange(of: key, in: sortedTriggers) {
+            let entry = Int(sortedTriggers[position])
+            let tier: UInt8
+            if triggerTexts.length(of: entry) == key.count {
+                tier = triggerOriginals[entry] == typed ? Tier.exactCase : Tier.exact
+            } else {
+                guard typedIsMultiWord || !triggerNeedsSecondWord[entry] else { continue }
+                tier = Tier.prefix
+            }
+            body(Int(triggerSnippets[entry]), tier)
+        }
+    }
+
+    /// Ranked snippets whose trigger is `typed` or starts with it (ignoring case, as `search` matches triggers),
+    /// without looking at words: what completion asks of the words before the cursor that a trigger of several
+    /// words may span. Ranked as `search` ranks trigger matches; `matchedTerms` is the lowercased query.
+    public func triggerMatches(_ typed: String, language: String? = nil, limit: Int = 20) -> SearchResults {
+        guard !typed.isEmpty else { return SearchResults(hits: [], totalMatches: 0) }
+        var tiers: [Int: UInt8] = [:]
+        forEachTriggerMatch(of: typed) { snippet, tier in tiers[snippet] = min(tiers[snippet] ?? tier, tier) }
+        let allowedScopes = allowedScopes(forLanguage: language)
+        let snippets = library.snippets
+        let ranked = tiers.filter { applies($0.key, allowedScopes: allowedScopes) }.map { number, tier in
+            Candidate(
+                number: number, tier: tier, score: 0, priority: priorities[number],
+                shortestTrigger: shortestTrigger[number], layerRank: layerRanks[number])
+        }.sorted { isRankedBefore($0, $1, snippets) }
+        let lowered = typed.lowercased()
+        let hits = ranked.prefix(max(limit, 0)).map { candidate in
+            SearchHit(
+                snippetID: snippets[candidate.number].id,
+                score: candidate.tier == Tier.exactCase ? 1100 : candidate.tier == Tier.exact ? 1000 : 500,
+                match: candidate.tier <= Tier.exact ? .exactTrigger : .triggerPrefix, matchedTerms: [lowered])
+        }
+        return SearchResults(hits: hits, totalMatches: ranked.count)
+    }
+
+    /// The snippets offered inside a word (`Snippet.isInWord`) whose whole trigger ends `text` (compared as
+    /// written, as UltiSnips compares it), each with that trigger, ranked as exact trigger matches are. Costs one
+    /// lookup per distinct length of such triggers, whatever the library's size.
+    public func inWordMatches(endingWith text: String, language: String? = nil) -> [InWordMatch] {
+        guard !inWordTriggers.isEmpty else { return [] }
+        let bytes = text.utf8
+        var found: [(candidate: Candidate, trigger: String)] = []
+        let allowedScopes = allowedScopes(forLanguage: language)
+        for length in inWordTriggerLengths where length <= bytes.count {
+            let ending = String(decoding: bytes.suffix(length), as: UTF8.self)
+            guard let numbers = inWordTriggers[ending] else { continue }
+            for number32 in numbers {
+                let number = Int(number32)
+                guard applies(number, allowedScopes: allowedScopes) else { continue }
+                found.append((
+                    Candidate(
+                        number: number, tier: Tier.exactCase, score: 0, priority: priorities[number],
+                        shortestTrigger: shortestTrigger[number], layerRank: layerRanks[number]),
+                    ending))
+            }
+        }
+        let snippets = library.snippets
+        return found.sorted { isRankedBefore($0.candidate, $1.candidate, snippets) }.map { match in
+            InWordMatch(
+                hit: SearchHit(
+                    snippetID: snippets[match.candidate.number].id, score: 1100, match: .exactTrigger,
+                    matchedTerms: [match.trigger.lowercased()]),
+                trigger: match.trigger)
+        }
+    }
+
+    /// How many whitespace-separated words `text` has.
+    static func wordCount(of text: String) -> Int {
+        var count = 0
+        var inWord = false
+        for scalar in text.unicodeScalars {
+            let isSpace = scalar.properties.isWhitespace
+            if !isSpace && !inWord { count += 1 }
+            inWord = !isSpace
+        }
+        return count
     }
 
     /// Ranked snippets matching any of `terms` (already tokens: lowercase words), best first.
@@ -644,6 +740,13 @@ private struct Accumulator {
             buffer[number].bestField = min(buffer[number].bestField, UInt8(kind.rawValue))
         }
     }
+}
+
+/// A snippet offered inside a word, and the trigger that ends the typed text.
+public struct InWordMatch: Hashable, Sendable {
+    public var hit: SearchHit
+    /// The trigger as written: the characters an edit replaces.
+    public var trigger: String
 }
 
 /// Hits in rank order, and whether more matched than were returned.

@@ -95,6 +95,12 @@ public struct Snippet: Identifiable, Hashable, Sendable {
     public var layer: String = ""
     /// Offered only where its trigger starts the line (after indentation): UltiSnips' `b` option.
     public var isLineStartOnly: Bool = false
+    /// Offered also where its whole trigger ends the text before the cursor inside a word (`xsr` offers `sr`),
+    /// replacing the trigger's characters only: UltiSnips' `i` option.
+    public var isInWord: Bool = false
+    /// A trigger of several words is matched only once its second word is begun, never by its first word alone, as
+    /// UltiSnips matches a trigger by all its words; elsewhere (VS Code's prefixes) the first word offers it too.
+    public var triggerNeedsEveryWord: Bool = false
 
     public init(
         id: SnippetID,

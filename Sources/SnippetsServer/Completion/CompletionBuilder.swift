@@ -94,9 +94,12 @@ public struct CompletionBuilder: Sendable {
 
     /// The completion list at `position`.
     ///
+    /// Where the library has triggers of several words, the runs of several words before the cursor are tried
+    /// first, most words first, for trigger matches only (`if e` offers `if else`, its edit covering both words).
     /// The long form of the prefix (all non-whitespace before the cursor, e.g. `///`) is tried for trigger matches
-    /// only, first; then the trailing word for every kind of match (a stop word for trigger matches only). One item per snippet (not one per trigger),
-    /// labelled with its best-matching trigger, or its title when it has none.
+    /// only, next; then the trailing word for every kind of match (a stop word for trigger matches only); then
+    /// snippets offered inside a word whose whole trigger ends the typed text. Trigger matches come first. One item
+    /// per snippet (not one per trigger), labelled with its best-matching trigger, or its title when it has none.
     public func completions(at position: Position) -> CompletionList {
         // No index: the library is still loading. Incomplete, so the client asks again rather than keep "nothing".
         guard let index = library.index else { return CompletionList(isIncomplete: true, items: []) }
@@ -121,6 +124,12 @@ public struct CompletionBuilder: Sendable {
                 if seen.insert(hit.snippetID).inserted { candidates.append(Candidate(hit: hit, run: run)) }
             }
         }
+        for run in prefix.multiWordRuns(upTo: index.maximumTriggerWords) {
+            // Only a trigger spanning the typed words counts: `if e` is no search for the words "if" and "e".
+            let results = index.triggerMatches(run.text, language: language, limit: limit + 1)
+            add(results, run: run, onlyTriggers: true)
+            if results.totalMatches > limit { isIncomplete = true }
+        }
         if let long = prefix.longRun, long.text != prefix.wordRun?.text {
             // Only trigger matches count for the long form: `foo.` or `)!` should not pop up body matches.
             let results = index.search(long.text, language: language, limit: limit + 1)
@@ -136,6 +145,14 @@ public struct CompletionBuilder: Sendable {
             add(results, run: word, onlyTriggers: isStopWord)
             if isStopWord && results.hits.filter({ $0.match <= .triggerPrefix }).count > limit { isIncomplete = true }
         }
+        // A snippet offered inside a word (UltiSnips' `i`): its whole trigger ends the typed text (`xsr` offers
+        // `sr`), and its edit replaces the trigger's characters only.
+        for match in index.inWordMatches(endingWith: prefix.lineBeforeCursor, language: language) {
+            let run = TypedPrefix.Run(text: match.trigger, utf8Range: cursor - match.trigger.utf8.count..<cursor)
+            add(SearchResults(hits: [match.hit], totalMatches: 1), run: run, onlyTriggers: true)
+        }
+        // Trigger matches before title and body ones, as each search ranks them: the in-word ones join them.
+        candidates = candidates.filter { $0.hit.match <= .triggerPrefix } + candidates.filter { $0.hit.match > .triggerPrefix }
         if candidates.count > limit {
             candidates.removeLast(candidates.count - limit)
             isIncomplete = true

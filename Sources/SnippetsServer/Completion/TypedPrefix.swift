@@ -1,6 +1,7 @@
 import SnippetsCore
 
-/// What the user has typed before the cursor, in the two forms completion looks up.
+/// What the user has typed before the cursor, in the forms completion looks up (the non-whitespace run, the word,
+/// and the runs of several words a trigger may span).
 public struct TypedPrefix: Hashable, Sendable {
     /// A run of typed text and where it is on the line.
     public struct Run: Hashable, Sendable {
@@ -17,6 +18,13 @@ public struct TypedPrefix: Hashable, Sendable {
     public var wordRun: Run?
     /// The UTF-8 offset where the word continuing after the cursor ends (the end of an insert-replace edit).
     public var wordEndAfterCursor: Int
+    /// The line before the cursor: its last `maximumRunLength` characters at most, where the runs of several words
+    /// are found.
+    public var lineBeforeCursor: String
+    /// Whether `lineBeforeCursor` is the whole line before the cursor (it was not cut).
+    public var reachesLineStart: Bool
+    /// The cursor's UTF-8 offset.
+    public var cursor: Int
 
     /// Runs longer than this many characters are not typed prefixes (no trigger is that long), so scanning stops
     /// here and a completion inside a megabyte-long line costs what one inside a short line does.
@@ -40,6 +48,36 @@ public struct TypedPrefix: Hashable, Sendable {
 
         let continuing = after.prefix(limit).prefix(while: Self.isWordCharacter)
         wordEndAfterCursor = cursor + String(continuing).utf8.count
+
+        let tail = before.suffix(limit + 1)
+        reachesLineStart = tail.count <= limit
+        lineBeforeCursor = String(tail.suffix(limit))
+        self.cursor = cursor
+    }
+
+    /// The runs of two to `words` whitespace-separated words that end at the cursor, as typed (the whitespace
+    /// between them included), the most words first: where a trigger of several words (UltiSnips' `"if else"`)
+    /// is looked up. None when the cursor follows whitespace, and none that starts in a word cut off by
+    /// `maximumRunLength`.
+    public func multiWordRuns(upTo words: Int) -> [Run] {
+        guard words > 1, longRun != nil else { return [] }
+        var runs: [Run] = []
+        let text = lineBeforeCursor
+        var start = text.endIndex
+        var count = 0
+        while count < words {
+            // Back over one word, then the whitespace before it.
+            while start > text.startIndex, !text[text.index(before: start)].isWhitespace { start = text.index(before: start) }
+            if start == text.startIndex, !reachesLineStart { break }
+            count += 1
+            if count > 1 {
+                let run = String(text[start...])
+                runs.append(Run(text: run, utf8Range: cursor - run.utf8.count..<cursor))
+            }
+            while start > text.startIndex, text[text.index(before: start)].isWhitespace { start = text.index(before: start) }
+            if start == text.startIndex { break }
+        }
+        return runs.reversed()
     }
 
     /// Letters, digits and `_`.

@@ -2,8 +2,10 @@
 /// escape, `${VISUAL}`, transformation, choice, tabstop, mirror, `!p`, `!v`, shell).
 ///
 /// - `\` escapes one of `` {}\$` ``; any other backslash is literal. Literal `$`, `}` and `\` are written escaped.
-/// - `$N`, `${N}`, `${N:placeholder}` (nested, parsed again inside) and `${N|a,b|}` keep their LSP form.
-/// - `${VISUAL}`, `${VISUAL:default}` and `${VISUAL/…/…/…}` become `$TM_SELECTED_TEXT` forms.
+/// - `$N`, `${N}`, `${N:placeholder}` (nested, parsed again inside) and `${N|a,b|}` keep their LSP form; a choice
+///   with no option (`${N||}`) is what UltiSnips inserts, a tabstop holding `||`.
+/// - `${VISUAL}`, `${VISUAL:default}` and `${VISUAL/…/…/…}` become `$TM_SELECTED_TEXT` forms; `${VISUAL:default/…/…/…}`
+///   becomes `${TM_SELECTED_TEXT:…}` of the default transformed (an LSP variable has a default or a transform).
 /// - `${N/regex/format/options}`: `UltiSnipsTransformation`; when the meaning would change, its text is kept as
 ///   literal text and a note says why.
 /// - Interpolation (`` `!p …` ``, `` `!v …` ``, `` `…` ``) is NEVER run: `UltiSnipsInterpolation` says what stands in
@@ -31,6 +33,10 @@ struct UltiSnipsBodyConverter {
     private var tabstops: Set<Int> = []
     /// Tabstop numbers written so far, so a later `$N` counts as a mirror.
     private var written: Set<Int> = []
+
+    /// The regex ticks a transformed `${VISUAL:default/…/…/}` may spend transforming its default at load (a short
+    /// text the author wrote): a small constant, so loading stays linear in bytes.
+    static let defaultTransformTicks = 2
 
     /// Converts the body made of `lines`, each with the UTF-8 file offset where it starts.
     static func convert(lines: [(text: Substring, offset: Int)]) -> Result {
@@ -262,9 +268,19 @@ struct UltiSnipsBodyConverter {
         let options = text((replaceEnd + 1)..<close)
         switch UltiSnipsTransformation.convert(search: search, replace: replace, options: options) {
         case .success(let converted):
+            // An LSP variable takes a default or a transform, not both. A completion has nothing selected, so what
+            // UltiSnips inserts without a selection (the default, transformed) is kept.
+            if !fallback.isEmpty,
+                let transformed = SnippetTransform(regex: converted.regex, format: converted.format, options: converted.flags)
+                    .apply(to: fallback, budget: RegexBudget(ticks: Self.defaultTransformTicks))
+            {
+                emit("${TM_SELECTED_TEXT:\(SnipMateBacktick.escapeText(transformed))}", from: offset)
+                notes.append((offset, .note, UltiSnipsCode.transformation, "an LSP variable takes a default or a transformation, not both: with nothing selected the default '\(fallback)' is inserted transformed ('\(transformed)'), and a selection is inserted untransformed"))
+                return close + 1
+            }
             emit("${TM_SELECTED_TEXT/\(converted.regex)/\(converted.format)/\(converted.flags)}", from: offset)
             if !fallback.isEmpty {
-                notes.append((offset, .note, UltiSnipsCode.transformation, "the default '\(fallback)' of a transformed ${VISUAL} has no LSP counterpart and was left out"))
+                notes.append((offset, .note, UltiSnipsCode.transformation, "the default '\(fallback)' of a transformed ${VISUAL} could not be transformed here (its regex does not compile or outran its budget), so it was left out"))
             }
         case .failure(let refusal):
             emitLiteralText(index..<(close + 1))
@@ -328,6 +344,11 @@ struct UltiSnipsBodyConverter {
             position += 1
         }
         if !current.isEmpty { options.append(current) }
+        // With no option left UltiSnips inserts a plain tabstop holding its initial text, `||` (`Choices._update`).
+        guard !options.isEmpty else {
+            emit("${\(number):||}", from: offset)
+            return close + 1
+        }
         let escaped = options.map { option in
             var result = ""
             for character in option {

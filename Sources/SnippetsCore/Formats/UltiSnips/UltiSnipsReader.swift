@@ -9,8 +9,9 @@ import Foundation
 ///   every snippet, of lower or equal priority read before it for the same languages), comments (`#`).
 /// - `global !p … endglobal`, `context`, `pre_expand`, `post_expand`, `post_jump`, `post_finish` and the `e` option's
 ///   expression are NEVER run: each is a note, and the snippet is offered as if they were not there.
-/// - Options: `b` (offered only at the start of a line), `r` (offered by the regex's literal prefix, or listed
-///   without a trigger), `m` (trailing whitespace removed), `A`, `t`, `s`, `e` (noted); `w` and `i` need nothing.
+/// - Options: `b` (offered only at the start of a line), `i` (offered also where the trigger ends a word), `r`
+///   (offered by the regex's literal prefix, or listed without a trigger), `m` (trailing whitespace removed), `A`,
+///   `t`, `s`, `e` (noted); `w` needs nothing.
 enum UltiSnipsReader {
     /// Whether a folder named `UltiSnips` (in any case, as a case-insensitive file system finds it) holds `path`
     /// (the library root included).
@@ -299,6 +300,9 @@ enum UltiSnipsReader {
                 scopes: scopes, priority: priority, location: SourceLocation(uri: uri, range: sink.range(range)),
                 format: .ultisnips)
             snippet.isLineStartOnly = options.contains("b")
+            // A regex trigger is offered by its literal start, which says nothing of where a match may begin.
+            snippet.isInWord = options.contains("i") && !options.contains("r")
+            snippet.triggerNeedsEveryWord = true
             snippets.append(snippet)
         }
     }
