@@ -12,12 +12,15 @@ struct EncoderFileErrorTests {
     }
 
     @Test func anotherKindOfFileHasTheWrongMagic() throws {
-        let path = try TemporaryFolder().write("not-an-encoder.bin", Data("{\"weights\": []}\n".utf8))
+        let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
+        let path = try folder.write("not-an-encoder.bin", Data("{\"weights\": []}\n".utf8))
         #expect(throws: EncoderFileError.wrongMagic(path: path)) { try SentenceEncoder(contentsOf: path) }
     }
 
     @Test func anEmptyFileOrABareMagicIsTruncated() throws {
         let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
         let empty = try folder.write("empty.bin", Data())
         #expect(throws: EncoderFileError.truncated(path: empty, size: 0, needed: 8)) { try SentenceEncoder(contentsOf: empty) }
         let magicOnly = try folder.write("magic.bin", Data("SNIPENC\0".utf8))
@@ -26,6 +29,7 @@ struct EncoderFileErrorTests {
 
     @Test func aFolderIsUnreadable() throws {
         let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
         #expect(throws: EncoderFileError.unreadable(path: folder.path, reason: "not a regular file")) {
             try SentenceEncoder(contentsOf: folder.path)
         }
@@ -47,7 +51,9 @@ struct DamagedEncoderFileTests {
     }
 
     @Test func aCutShortCopyIsTruncated() throws {
-        let path = try TemporaryFolder().write("cut.bin", original.prefix(1_000_000))
+        let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
+        let path = try folder.write("cut.bin", original.prefix(1_000_000))
         #expect {
             try SentenceEncoder(contentsOf: path)
         } throws: { error in
@@ -59,7 +65,9 @@ struct DamagedEncoderFileTests {
     @Test func anotherFormatVersionIsNamed() throws {
         var data = original
         data[8] = 2
-        let path = try TemporaryFolder().write("v2.bin", data)
+        let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
+        let path = try folder.write("v2.bin", data)
         #expect(throws: EncoderFileError.unsupportedVersion(path: path, found: 2, supported: 1)) {
             try SentenceEncoder(contentsOf: path)
         }
@@ -68,21 +76,27 @@ struct DamagedEncoderFileTests {
     @Test func oneFlippedByteInTheWeightsIsCorrupt() throws {
         var data = original
         data[data.count / 2] ^= 0x10
-        let path = try TemporaryFolder().write("flipped.bin", data)
+        let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
+        let path = try folder.write("flipped.bin", data)
         #expect(throws: EncoderFileError.corrupt(path: path, reason: "checksum mismatch")) {
             try SentenceEncoder(contentsOf: path)
         }
     }
 
     @Test func bytesAfterTheChecksumAreCorrupt() throws {
-        let path = try TemporaryFolder().write("longer.bin", original + Data(count: 8))
+        let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
+        let path = try folder.write("longer.bin", original + Data(count: 8))
         #expect(throws: EncoderFileError.corrupt(path: path, reason: "8 bytes after the checksum")) {
             try SentenceEncoder(contentsOf: path)
         }
     }
 
     @Test func theIdentityFollowsTheBytes() throws {
-        let path = try TemporaryFolder().write("copy.bin", original)
+        let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
+        let path = try folder.write("copy.bin", original)
         #expect(try SentenceEncoder(contentsOf: path).identity == (try EncoderFixture.loaded()).identity)
     }
 }
@@ -91,6 +105,7 @@ struct DamagedEncoderFileTests {
 struct EncoderFileLocationTests {
     @Test func theEnvironmentVariableComesFirst() throws {
         let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
         let explicit = try folder.write("mine.bin", Data("x".utf8))
         _ = try folder.write(EncoderFile.fileName, Data("x".utf8))
         let found = EncoderFile.locate(
@@ -100,6 +115,7 @@ struct EncoderFileLocationTests {
 
     @Test func besideTheExecutableThroughItsSymbolicLink() throws {
         let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
         let binFolder = try folder.folder("build")
         let executable = try folder.write("build/snippets-lsp", Data("#!".utf8))
         let beside = try folder.write("build/\(EncoderFile.fileName)", Data("x".utf8))
@@ -114,6 +130,7 @@ struct EncoderFileLocationTests {
 
     @Test func theDataFolderLast() throws {
         let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
         let xdg = try folder.write("xdg/snippets-lsp/\(EncoderFile.fileName)", Data("x".utf8))
         let home = try folder.write("home/.local/share/snippets-lsp/\(EncoderFile.fileName)", Data("x".utf8))
         let executable = folder.path + "/nowhere/snippets-lsp"
@@ -125,17 +142,23 @@ struct EncoderFileLocationTests {
 
     @Test func nilWhenThereIsNone() throws {
         let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
         #expect(EncoderFile.locate(executablePath: folder.path + "/snippets-lsp", environment: ["HOME": folder.path]) == nil)
     }
 }
 
-/// A fresh folder under the system's temporary folder.
-struct TemporaryFolder {
+/// A fresh folder under the system's temporary folder, removed with everything in it when the test lets go of it
+/// (a test copies the 34 MB encoder file into some: left behind, every run would add hundreds of megabytes).
+final class TemporaryFolder {
     let path: String
 
     init() throws {
         path = FileManager.default.temporaryDirectory.appendingPathComponent("encoder-tests-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
     }
 
     /// Creates `relativePath` (and its folders) holding `data`; returns its full path.
