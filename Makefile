@@ -65,7 +65,7 @@ $(VENV_STAMP): $(REQUIREMENTS)
 test: build swift-test e2e vscode-test eval fuzz-smoke model-test ## THE test command (README, CI): Swift, end-to-end, editor, eval, fuzz smoke, real-model tests.
 
 # No test times its work: how cost grows with hostile input is `bench --hostile`'s figures.
-swift-test: build-deps git-tool encoder ## All Swift tests (Swift Testing and XCTest).
+swift-test: build-deps git-tool encoder ## All Swift tests (Swift Testing), built with no compiler warning.
 	$(ENCODER) install .build/debug
 	SWIFT=$(SWIFT) scripts/build-tests.sh
 	$(SWIFT) test
