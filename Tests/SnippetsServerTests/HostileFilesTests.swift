@@ -44,19 +44,6 @@ final class HandMadeRepository: Sendable {
         _ = utimes(root + "/.git/packed-refs", &times)
     }
 
-    /// Git's varint for a version-4 path's "bytes to drop".
-    static func varint(_ value: Int) -> [UInt8] {
-        var value = value
-        var bytes = [UInt8(value & 127)]
-        value >>= 7
-        while value != 0 {
-            value -= 1
-            bytes.insert(UInt8(128 | (value & 127)), at: 0)
-            value >>= 7
-        }
-        return bytes
-    }
-
     /// One version-4 path as git writes it: how many bytes of the previous path to drop, then what follows.
     struct CompressedPath {
         var drop: Int
@@ -74,22 +61,22 @@ final class HandMadeRepository: Sendable {
             let digits = String(decoding: id[start..<(start + 2)], as: UTF8.self)
             objectID.append(UInt8(digits, radix: 16) ?? 0)
         }
-        var index = Array("DIRC".utf8) + [0, 0, 0, 4] + bigEndian(UInt32(paths.count + 1))
+        var index = Array("DIRC".utf8) + [0, 0, 0, 4] + BenchCommand.bigEndian(UInt32(paths.count + 1))
         index.reserveCapacity(paths.count * 70)
         var length = 0
         func append(_ path: CompressedPath, stamp: GitRevision.Stamp? = nil) {
             var entry = [UInt8](repeating: 0, count: 62)
             if let stamp {
-                entry.replaceSubrange(8..<12, with: bigEndian(stamp.seconds))
-                entry.replaceSubrange(12..<16, with: bigEndian(stamp.nanoseconds))
-                entry.replaceSubrange(36..<40, with: bigEndian(stamp.size))
+                entry.replaceSubrange(8..<12, with: BenchCommand.bigEndian(stamp.seconds))
+                entry.replaceSubrange(12..<16, with: BenchCommand.bigEndian(stamp.nanoseconds))
+                entry.replaceSubrange(36..<40, with: BenchCommand.bigEndian(stamp.size))
                 entry.replaceSubrange(40..<60, with: objectID)
             }
             length += path.suffix.count - path.drop
             entry[60] = UInt8(min(length, 0xFFF) >> 8)
             entry[61] = UInt8(min(length, 0xFFF) & 0xFF)
             index += entry
-            index += Self.varint(path.drop)
+            index += BenchCommand.varint(path.drop)
             index += path.suffix
             index.append(0)
         }
@@ -97,10 +84,6 @@ final class HandMadeRepository: Sendable {
         append(CompressedPath(drop: length, suffix: Array("s.code-snippets".utf8)), stamp: stamp)
         index += [UInt8](repeating: 0, count: 20)  // the checksum (not checked)
         try Data(index).write(to: URL(fileURLWithPath: root + "/.git/index"))
-    }
-
-    private func bigEndian(_ value: UInt32) -> [UInt8] {
-        [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
     }
 }
 

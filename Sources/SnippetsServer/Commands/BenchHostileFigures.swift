@@ -286,18 +286,6 @@ extension BenchCommand {
     static func gitIndexFigures(entries: Int = 8_000) -> String {
         /// A version-4 index whose entries drop `drop(n)` bytes of the previous path and add `suffix(n)`.
         func index(_ count: Int, drop: (Int) -> Int, suffix: (Int) -> [UInt8]) -> [UInt8] {
-            func bigEndian(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)] }
-            func varint(_ value: Int) -> [UInt8] {
-                var value = value
-                var bytes = [UInt8(value & 127)]
-                value >>= 7
-                while value != 0 {
-                    value -= 1
-                    bytes.insert(UInt8(128 | (value & 127)), at: 0)
-                    value >>= 7
-                }
-                return bytes
-            }
             var bytes = Array("DIRC".utf8) + bigEndian(4) + bigEndian(UInt32(count))
             for number in 0..<count {
                 bytes += [UInt8](repeating: 0, count: 60) + [0x0F, 0xFF]
@@ -324,5 +312,23 @@ extension BenchCommand {
         }
         return line("2,000-byte paths", entries, sawtooth) + " (linear: about 2); "
             + line("growing paths", 5_000, growing) + " (stops at 4,096 bytes: about 1)"
+    }
+
+    /// A 32-bit number as a git index writes it.
+    static func bigEndian(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+    }
+
+    /// Git's varint for a version-4 path's "bytes to drop" (`HostileFilesTests` writes its indexes with it too).
+    static func varint(_ value: Int) -> [UInt8] {
+        var value = value
+        var bytes = [UInt8(value & 127)]
+        value >>= 7
+        while value != 0 {
+            value -= 1
+            bytes.insert(UInt8(128 | (value & 127)), at: 0)
+            value >>= 7
+        }
+        return bytes
     }
 }
