@@ -119,6 +119,14 @@ import Testing
         ("( \\*)?$", "(?1:$1: )", "", "( \\*)?$/${1:- }/"),
         ("[]a]", "a/b", "", "[\\]a]/a\\/b/"),
         (".", "\\l$0", "", "./${0:/downcase}/s"),
+        // Conditionals holding groups or ':' (SirVer/ultisnips test/test_Transformation.py,
+        // Transformation_InsideTabLeaveAtDefault_ECR, _CIEscapedParensinReplace_ECR, _ConditionalWithEscapedDelimiter):
+        // each text as `${N:+…}`, each group that can only match inside group N as itself.
+        (".+", "(?0:defined $0)", "", ".+/defined ${0}/s"),
+        ("hal((?:lo)|(?:ul))", "(?1:ha\\($1\\))", "", "hal((?:lo)|(?:ul))/${1:+ha(}${1}${1:+)}/"),
+        ("(aa)|.*", "(?1:yes\\:no\\))", "", "(aa)|.*/${1:+yes:no)}/s"),
+        ("(a(b)?)?", "(?1:<$2>)", "", "(a(b)?)?/${1:+<}${2}${1:+>}/"),
+        ("(x)?", "(?1:$1:a\\:b/c)", "", "(x)?/${1:-a:b/c}/"),
     ])
     func transformationsWithTheSameMeaningAreConverted(_ search: String, _ format: String, _ options: String, _ lsp: String) throws {
         let converted = try UltiSnipsTransformation.convert(search: search, replace: format, options: options).get()
@@ -133,6 +141,9 @@ import Testing
         ("a*+", "y", ""),  // possessive
         ("(x)?", "(?1::no)", ""),  // LSP's `${1:-no}` would give the group
         ("(x)|y", "(?1:_:\\L$0)", "g"),  // a group in a conditional
+        ("(a)(b)?", "(?2:$1)", ""),  // group 1 may match where group 2 did not
+        ("(x)?", "(?1:a\\:b:c)", ""),  // ':' in the if-text of LSP's `${1:?if:else}`
+        ("(x)?", "(?1:<$1>:none)", ""),  // groups and an 'otherwise' text
     ])
     func transformationsThatWouldMeanSomethingElseAreRefused(_ search: String, _ format: String, _ options: String) {
         #expect(throws: UltiSnipsTransformation.Refusal.self) {

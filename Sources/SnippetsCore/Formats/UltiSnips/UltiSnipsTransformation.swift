@@ -34,7 +34,8 @@ enum UltiSnipsTransformation {
         }
         // A match of exactly one character: changing its first letter's case changes its whole case.
         let singleCharacter = [".", "\\w", "\\S", "\\d"].contains(search)
-        switch convertFormat(replace, singleCharacterMatch: singleCharacter) {
+        let enclosing = enclosingGroups(search)
+        switch convertFormat(replace, singleCharacterMatch: singleCharacter, enclosingGroups: enclosing) {
         case .success(let format): return .success(Converted(regex: regex, format: format, flags: flags))
         case .failure(let refusal): return .failure(refusal)
         }
@@ -176,22 +177,30 @@ enum UltiSnipsTransformation {
         case upcase([Piece])
         case downcase([Piece])
         case conditional(group: Int, yes: String, no: String?)
+        /// `(?1:text $1 text)`: text and groups, each group one that can only match where group 1 did.
+        case whenMatched(group: Int, [Piece])
         /// `(?1:$1:else)`.
         case groupOrElse(Int, String)
     }
 
     /// The UltiSnips format as a VS Code format string.
-    static func convertFormat(_ format: String, singleCharacterMatch: Bool = false) -> Result<String, Refusal> {
+    /// `enclosingGroups` maps a capturing group to the groups around it in the regex (see `enclosingGroups(_:)`).
+    static func convertFormat(
+        _ format: String, singleCharacterMatch: Bool = false, enclosingGroups: [Int: Set<Int>] = [:]
+    ) -> Result<String, Refusal> {
         let characters = Array(format)
         var index = 0
-        switch pieces(characters, &index, until: nil, singleCharacterMatch: singleCharacterMatch) {
+        switch pieces(
+            characters, &index, until: nil, singleCharacterMatch: singleCharacterMatch, enclosingGroups: enclosingGroups)
+        {
         case .failure(let refusal): return .failure(refusal)
         case .success(let pieces): return render(pieces)
         }
     }
 
     private static func pieces(
-        _ characters: [Character], _ index: inout Int, until stop: String?, singleCharacterMatch: Bool = false
+        _ characters: [Character], _ index: inout Int, until stop: String?, singleCharacterMatch: Bool = false,
+        enclosingGroups: [Int: Set<Int>] = [:]
     ) -> Result<[Piece], Refusal> {
         var result: [Piece] = []
         func at(_ offset: Int) -> Character? { offset < characters.count ? characters[offset] : nil }
@@ -249,6 +258,24 @@ enum UltiSnipsTransformation {
                     continue
                 }
                 guard texts.allSatisfy({ $0 != nil }) else {
+                    // Text and groups with nothing otherwise: each text as `${N:+text}`, each group as itself, when
+                    // that group can only have matched where group N did (N itself, one inside it, or N is 0).
+                    var inner = 0
+                    if arguments.count == 1 || texts.last == "",
+                        case .success(let yes) = pieces(Array(arguments[0]), &inner, until: nil),
+                        yes.allSatisfy({ piece in
+                            switch piece {
+                            case .text: return true
+                            case .group(let other):
+                                return other == number || number == 0 || enclosingGroups[other, default: []].contains(number)
+                            default: return false
+                            }
+                        })
+                    {
+                        result.append(.whenMatched(group: number, yes))
+                        index = position + 1
+                        continue
+                    }
                     return .failure(Refusal("a conditional whose text holds groups or conditionals has no LSP counterpart"))
                 }
                 result.append(.conditional(group: number, yes: texts[0]!, no: texts.count > 1 ? texts[1] : nil))
@@ -330,25 +357,82 @@ enum UltiSnipsTransformation {
                     }
                 }
             case .groupOrElse(let group, let no):
-                if no.contains(":") || no.contains("/") {
-                    return .failure(Refusal("a conditional's text '\(no)' holds ':' or '/', which LSP cannot say there"))
-                }
-                output += "${\(group):-\(escapeFormatText(no))}"
+                output += "${\(group):-\(escapeConditionalText(no))}"
             case .conditional(let group, let yes, let no):
-                for value in [yes, no ?? ""] where value.contains(":") || value.contains("/") {
-                    return .failure(Refusal("a conditional's text '\(value)' holds ':' or '/', which LSP cannot say there"))
+                if yes.contains(":"), !(no?.isEmpty ?? true) {
+                    return .failure(Refusal("a conditional's text '\(yes)' holds ':' before its 'otherwise' text, which LSP's ${N:?if:else} cannot say"))
                 }
                 switch (yes.isEmpty, no?.isEmpty ?? true) {
-                case (false, false): output += "${\(group):?\(escapeFormatText(yes)):\(escapeFormatText(no!))}"
-                case (false, true): output += "${\(group):+\(escapeFormatText(yes))}"
+                case (false, false): output += "${\(group):?\(escapeConditionalText(yes)):\(escapeConditionalText(no!))}"
+                case (false, true): output += "${\(group):+\(escapeConditionalText(yes))}"
                 case (true, false):
                     // LSP's `${1:-else}` gives the group when it matched, where UltiSnips gives nothing.
                     return .failure(Refusal("a conditional with nothing for a match and text otherwise has no LSP counterpart"))
                 case (true, true): continue
                 }
+            case .whenMatched(let group, let inner):
+                for part in inner {
+                    switch part {
+                    case .text(let text) where group == 0: output += escapeFormatText(text)  // group 0 always matched
+                    case .text(let text): output += "${\(group):+\(escapeConditionalText(text))}"
+                    case .group(let other): output += "${\(other)}"
+                    default: return .failure(Refusal("a conditional holds more than text and groups"))
+                    }
+                }
             }
         }
         return .success(output)
+    }
+
+    /// `text` as the text of a format conditional (`${N:+text}`, `${N:?text:text}`, `${N:-text}`), which VS Code reads
+    /// up to its `}` (or the `?` form's `:`) with only `\$`, `\}` and `\\` as escapes: a `/` or `:` there is text.
+    static func escapeConditionalText(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            if character == "$" || character == "}" || character == "\\" { result.append("\\") }
+            result.append(character)
+        }
+        return result
+    }
+
+    /// For each capturing group of a Python regex, the groups that enclose it (0, the whole match, encloses all): a
+    /// group can only have matched where those did.
+    static func enclosingGroups(_ source: String) -> [Int: Set<Int>] {
+        let characters = Array(source)
+        var result: [Int: Set<Int>] = [:]
+        var open: [Int?] = []  // the group each open parenthesis starts, nil for one that captures nothing
+        var count = 0
+        var index = 0
+        var inClass = false
+        while index < characters.count {
+            let character = characters[index]
+            if character == "\\" {
+                index += 2
+                continue
+            }
+            if inClass {
+                if character == "]" { inClass = false }
+            } else if character == "[" {
+                inClass = true
+                if index + 1 < characters.count, characters[index + 1] == "^" { index += 1 }
+                if index + 1 < characters.count, characters[index + 1] == "]" { index += 1 }
+            } else if character == "(" {
+                let next = index + 1 < characters.count ? characters[index + 1] : nil
+                let rest = String(characters[min(index + 1, characters.count)...].prefix(3))
+                let captures = next != "?" || rest.hasPrefix("?P<") || (rest.hasPrefix("?<") && !rest.hasPrefix("?<=") && !rest.hasPrefix("?<!"))
+                if captures {
+                    count += 1
+                    result[count] = Set(open.compactMap { $0 }).union([0])
+                    open.append(count)
+                } else {
+                    open.append(nil)
+                }
+            } else if character == ")", !open.isEmpty {
+                open.removeLast()
+            }
+            index += 1
+        }
+        return result
     }
 
     /// `text` as literal text of a VS Code format string (inside `${N/…/…/}`).
