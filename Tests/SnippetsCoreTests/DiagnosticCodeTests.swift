@@ -35,6 +35,7 @@ import Testing
             "espanso-triggers", "espanso-regex", "espanso-no-trigger", "espanso-replace", "espanso-image",
             "espanso-no-replace", "espanso-undefined-variable", "espanso-variable-loop", "espanso-expansion-limit",
             "espanso-random", "espanso-match-not-found", "espanso-missing-param", "espanso-variable-type",
+            "espanso-uppercase-style",
             "espanso-date-locale", "espanso-date-unmapped", "espanso-markdown", "espanso-html", "espanso-shell-not-run",
             "espanso-script-not-run",
             // Learned words (`LearnedWords.load`)

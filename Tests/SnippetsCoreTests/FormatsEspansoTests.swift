@@ -299,6 +299,88 @@ import Testing
         #expect(library.diagnostics.allSatisfy { $0.message.contains("espanso refuses to expand") }, "\(library.diagnostics)")
     }
 
+    /// A match variable of `type: global` names the global variable of that name (espanso-render's "global" alias):
+    /// espanso/espanso 16e342f, `renderer/mod.rs` `variable_injection_with_global_variable` (`hello {{output}}`,
+    /// `output` echoing `{{var}}`, gives `hello global`). Without such a global it names nothing, and espanso refuses.
+    @Test func aMatchVariableOfTypeGlobalIsTheGlobalOfThatName() {
+        let text = """
+            global_vars:
+              - name: var
+                type: echo
+                params:
+                  echo: global
+            matches:
+              - trigger: ":g"
+                replace: "hello {{output}}"
+                vars:
+                  - name: var
+                    type: global
+                  - name: output
+                    type: echo
+                    params:
+                      echo: "{{var}}"
+              - trigger: ":none"
+                replace: "hello {{other}}"
+                vars:
+                  - name: other
+                    type: global
+            """
+        let library = Self.load(["/esp/match/base.yml": text])
+        #expect(Self.snippet(library, ":g")?.body == "hello global")
+        #expect(Self.snippet(library, ":none")?.body == "hello ${1:other}")
+        #expect(summaries(library.diagnostics) == ["17:21 warning espanso-undefined-variable"])
+    }
+
+    /// `propagate_case` and `uppercase_style` as espanso-config reads them (`propagate_case_maps_correctly`,
+    /// `uppercase_style_maps_correctly`), and the styles as espanso applies them: `calculate_casing_style` in
+    /// `espanso/src/cli/worker/engine/process/middleware/render/mod.rs` for the typed trigger, and espanso-render's
+    /// `no_variable_capitalize`, `no_variable_capitalize_words`, `no_variable_uppercase` for the text.
+    @Test func theCaseStyleIsEspansosForTheTypedTrigger() {
+        let styles: [(typed: String, style: TriggerCasing, casing: TextCasing?)] = [
+            (":sig", .uppercase, nil), (":Sig", .uppercase, .capitalize), (":SIG", .uppercase, .uppercase),
+            (":S", .uppercase, .uppercase), (":S", .capitalize, .capitalize), (":S", .capitalizeWords, .capitalizeWords),
+            (":Si", .capitalizeWords, .capitalizeWords), (":SI", .capitalizeWords, .uppercase), (":", .uppercase, nil),
+            ("sIG", .uppercase, nil),
+        ]
+        for (typed, style, casing) in styles {
+            #expect(style.casing(forTyped: typed) == casing, "\(typed) \(style)")
+        }
+        let body = SnippetBody.parse("plain body").body
+        #expect(body.cased(.capitalize).lspText() == "Plain body")
+        #expect(body.cased(.uppercase).lspText() == "PLAIN BODY")
+        let words = SnippetBody.parse("ordinary least squares, with other.punctuation !Marks").body
+        #expect(words.cased(.capitalizeWords).lspText() == "Ordinary Least Squares, With Other.Punctuation !Marks")
+        // Placeholders' text and choices are cased as the text around them; a word split by a field stays one word.
+        let fields = SnippetBody.parse("dear ${1:sir} ${2|mr,ms|}${3|s,ma'am|}, re${4:gards} $0").body
+        #expect(fields.cased(.capitalizeWords).lspText() == "Dear ${1:Sir} ${2|Mr,Ms|}${3|s,ma'Am|}, Re${4:gards} $0")
+        #expect(SnippetBody.parse("$1 text").body.cased(.capitalize).lspText() == "$1 text")
+    }
+
+    @Test func propagateCaseAndItsStyleAreRead() {
+        let text = """
+            matches:
+              - trigger: ":a"
+                replace: "a"
+                propagate_case: true
+              - trigger: ":b"
+                replace: "b"
+                propagate_case: true
+                uppercase_style: capitalize_words
+              - trigger: ":c"
+                replace: "c"
+                uppercase_style: capitalize
+              - trigger: ":d"
+                replace: "d"
+                propagate_case: true
+                uppercase_style: loud
+              - trigger: ":e"
+                replace: "e"
+            """
+        let library = Self.load(["/esp/match/base.yml": text])
+        #expect([":a", ":b", ":c", ":d", ":e"].map { Self.snippet(library, $0)?.triggerCasing } == [.uppercase, .capitalizeWords, nil, .uppercase, nil])
+        #expect(summaries(library.diagnostics) == ["11:22 note espanso-uppercase-style", "15:22 note espanso-uppercase-style"])
+    }
+
     /// `\{\{` and `\}\}` lose their backslashes, in a replacement and in a variable's text, and a variable with
     /// `inject_vars: false` keeps the `{{…}}` in its params as text. espanso-render's own cases (espanso/espanso
     /// 16e342f, `renderer/mod.rs`): `variable_escape` (`hello \{\{var\}\}` gives `hello {{var}}`),
@@ -373,6 +455,8 @@ import Testing
             var triggers: [String]?
             var body: String?
             var codes: [String]
+            /// The `TriggerCasing` raw value, where the text follows the typed trigger's case.
+            var casing: String?
         }
         var test: String
         var repository: String
@@ -412,6 +496,7 @@ import Testing
         #expect(library.snippets.first?.triggers == peer.ours.triggers)
         #expect(library.snippets.first?.body == peer.ours.body)
         #expect(library.snippets.count == (peer.ours.body == nil ? 0 : 1))
+        #expect(library.snippets.first?.triggerCasing?.rawValue == peer.ours.casing)
         #expect(library.diagnostics.map(\.code.rawValue).sorted() == peer.ours.codes.sorted(), "\(library.diagnostics)")
         // Where nothing is said to differ, the triggers are espanso's own.
         if peer.difference == nil, let theirs = peer.espanso["triggers"]?.strings {

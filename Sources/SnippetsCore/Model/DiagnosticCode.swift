@@ -192,6 +192,9 @@ public enum DiagnosticCode: String, Sendable, Hashable, Codable, CaseIterable, C
     case espansoMissingParam = "espanso-missing-param"
     /// A variable type this server does not read: its references become placeholders.
     case espansoVariableType = "espanso-variable-type"
+    /// An `uppercase_style` espanso does not know, or one without `propagate_case: true` (espanso warns of both): the
+    /// body is upper-cased, or inserted as written.
+    case espansoUppercaseStyle = "espanso-uppercase-style"
     /// A `date` variable with a locale: the editor writes month and day names in its own language.
     case espansoDateLocale = "espanso-date-locale"
     /// A `date` variable with no LSP equivalent: a placeholder.

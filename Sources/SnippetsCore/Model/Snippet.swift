@@ -101,6 +101,9 @@ public struct Snippet: Identifiable, Hashable, Sendable {
     /// A trigger of several words is matched only once its second word is begun, never by its first word alone, as
     /// UltiSnips matches a trigger by all its words; elsewhere (VS Code's prefixes) the first word offers it too.
     public var triggerNeedsEveryWord: Bool = false
+    /// The body takes the case its trigger is typed in (espanso's `propagate_case`, with its `uppercase_style`); nil
+    /// where it is inserted as written.
+    public var triggerCasing: TriggerCasing? = nil
 
     public init(
         id: SnippetID,

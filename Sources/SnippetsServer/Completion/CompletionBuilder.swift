@@ -183,6 +183,9 @@ public struct CompletionBuilder: Sendable {
             let ranges = rangesByRun[run.utf8Range] ?? editRanges(for: run, prefix: prefix, table: table, style: style)
             rangesByRun[run.utf8Range] = ranges
             var made = item(for: snippet, rank: rank, run: run, ranges: ranges, style: style, resolve: resolve)
+            // A body that follows its trigger's case changes with the next letter typed (`:` to `:S` to `:Si`), which
+            // a client filtering this list itself would not ask about.
+            if snippet.triggerCasing != nil, run.text.filter(\.isLetter).count < 2 { isIncomplete = true }
             if style.documentsUpFront, documentationLeft > 0 {
                 let documentation = previewDocumentation(for: snippet, language: language)
                 let size = documentation.value.utf8.count
@@ -236,6 +239,13 @@ public struct CompletionBuilder: Sendable {
             ?? snippet.triggers.first
     }
 
+    /// How `snippet`'s body is cased for `typed`, where the snippet follows its trigger's case and `typed` is the
+    /// start of `trigger` in some case; nil where it is inserted as written.
+    static func casing(of snippet: Snippet, trigger: String, typed: String) -> TextCasing? {
+        guard let triggerCasing = snippet.triggerCasing, trigger.lowercased().hasPrefix(typed.lowercased()) else { return nil }
+        return triggerCasing.casing(forTyped: typed)
+    }
+
     /// The ranges an item's edit replaces for a typed run.
     private struct EditRanges {
         /// From the run's start to the cursor.
@@ -257,8 +267,15 @@ public struct CompletionBuilder: Sendable {
         resolve: (String) -> String?
     ) -> CompletionItem {
         let trigger = Self.bestTrigger(of: snippet, typed: run.text)
-        let label = trigger ?? snippet.title
-        let insertion = library.renderedBodies.insertion(of: snippet, engine: style.engine, resolving: resolve)
+        var label = trigger ?? snippet.title
+        let insertion: SnippetInsertion
+        if let trigger, let casing = Self.casing(of: snippet, trigger: trigger, typed: run.text) {
+            // Cased as typed (espanso's `propagate_case`): the label too, so a client filtering by case keeps it.
+            label = casing == .uppercase ? trigger.uppercased() : run.text + trigger.dropFirst(run.text.count)
+            insertion = SnippetBody.parse(snippet.body).body.cased(casing).insertion(for: style.engine, resolving: resolve)
+        } else {
+            insertion = library.renderedBodies.insertion(of: snippet, engine: style.engine, resolving: resolve)
+        }
         let newText = insertion.text
         let edit: CompletionTextEdit
         if let replace = ranges.replace {

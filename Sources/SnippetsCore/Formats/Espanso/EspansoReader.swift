@@ -428,9 +428,35 @@ enum EspansoReader {
         if let package {
             description = "From the espanso package \(package)" + (description.map { ": " + $0 } ?? ".")
         }
-        return Snippet(
+        var snippet = Snippet(
             id: SnippetID(file: seed, key: occurrence > 1 ? key + "\u{1F}\(occurrence)" : key),
             title: title, triggers: triggers, description: description, body: body, scopes: [],
             location: SourceLocation(uri: group.uri, range: group.sink.range(entry.range)), format: .espanso)
+        snippet.triggerCasing = triggerCasing(of: entry, sink: &group.sink)
+        return snippet
+    }
+
+    /// How the match's body follows the case of its typed trigger (`propagate_case`, `uppercase_style`), as
+    /// espanso-config reads them: an unknown style is noted and upper-cases, a style without `propagate_case` is
+    /// noted and does nothing.
+    private static func triggerCasing(of entry: YAMLNode, sink: inout DiagnosticSink) -> TriggerCasing? {
+        let propagates = entry.member("propagate_case")?.value.string.map { ["true", "True", "TRUE"].contains($0) } ?? false
+        guard let styleNode = entry.member("uppercase_style")?.value else { return propagates ? .uppercase : nil }
+        let name = styleNode.string ?? ""
+        let style = TriggerCasing(rawValue: name)
+        if !propagates {
+            sink.add(
+                .note, .espansoUppercaseStyle,
+                "'uppercase_style' has no effect without 'propagate_case: true' (espanso warns of it too)",
+                at: styleNode.range.lowerBound)
+            return nil
+        }
+        if style == nil {
+            sink.add(
+                .note, .espansoUppercaseStyle,
+                "'\(name)' is not an uppercase_style espanso knows (uppercase, capitalize, capitalize_words); it upper-cases",
+                at: styleNode.range.lowerBound)
+        }
+        return style ?? .uppercase
     }
 }

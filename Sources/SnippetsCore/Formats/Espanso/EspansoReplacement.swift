@@ -233,8 +233,11 @@ struct EspansoReplacement {
         }
     }
 
+    /// The match's own variable, else the global one. A match variable of `type: global` only names the global of
+    /// that name (espanso-render's "global" alias, which orders its evaluation): without one it names nothing.
     func variable(named name: String) -> Variable? {
-        variables[name] ?? globals[name]
+        guard let local = variables[name] else { return globals[name] }
+        return local.type == "global" ? globals[name] : local
     }
 
     mutating func tabstop(for key: String) -> (number: Int, isNew: Bool) {
