@@ -127,11 +127,13 @@ struct CompletionJSONTests {
             label: "é", detail: nil, documentation: nil, sortText: nil, filterText: nil, insertTextFormat: nil,
             textEdit: .textEdit(TextEdit(range: range, newText: "x")), data: CompletionItemData(snippetID: "d", uri: nil))
         let empty = CompletionItem(label: "e")
+        var joined = CompletionItem(label: "if else", filterText: "else", textEdit: .textEdit(TextEdit(range: range, newText: "y")))
+        joined.additionalTextEdits = [TextEdit(range: range, newText: ""), TextEdit(range: range, newText: "z")]
         let documented = CompletionItem(
             label: "q\"\\\u{1}", detail: "d", documentation: .markdown("m"), sortText: "1", filterText: nil,
             insertTextFormat: .plainText, textEdit: nil, data: nil)
         for list in [
-            CompletionList(isIncomplete: true, items: [full, bare, empty, documented]),
+            CompletionList(isIncomplete: true, items: [full, bare, empty, documented, joined]),
             CompletionList(isIncomplete: false, items: []),
         ] {
             let codable = try Self.viaCodable(list)

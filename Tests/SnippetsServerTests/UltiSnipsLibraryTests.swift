@@ -166,12 +166,12 @@ private let snippetCapabilities: JSONValue = ["textDocument": ["completion": ["c
     }
 
     /// A client over one UltiSnips file holding `text`, and the folder to remove afterwards.
-    static func client(over text: String) async throws -> (client: TestClient, folder: String) {
+    static func client(over text: String, clientName: String = "test-client") async throws -> (client: TestClient, folder: String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ultisnips-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder + "/UltiSnips", withIntermediateDirectories: true)
         try text.write(toFile: folder + "/UltiSnips/all.snippets", atomically: true, encoding: .utf8)
         let client = TestClient(diskLibrary: [folder])
-        try await client.initialize(capabilities: snippetCapabilities)
+        try await client.initialize(capabilities: snippetCapabilities, clientName: clientName)
         return (client, folder)
     }
 
@@ -282,5 +282,50 @@ private let snippetCapabilities: JSONValue = ["textDocument": ["completion": ["c
             let offers = try await Self.offers(client, item.line, file: "i\(number)")
             #expect(offers[item.label] == item.range, "\(item.line): \(offers)")
         }
+    }
+
+    /// Neovim takes one start column per list and, where items' edits start in different columns, filters every item
+    /// against the word before the cursor (runtime/lua/vim/lsp/completion.lua, `adjust_start_col`), then expands a
+    /// snippet in place of what was typed from there. So for Neovim every item edits that word: a trigger of several
+    /// words deletes the words before it in an additional edit and is filtered by the rest of its label; one offered
+    /// inside a word replaces the whole word, keeping the word's start in its text.
+    @Test func forNeovimEveryItemEditsTheWordBeforeTheCursor() async throws {
+        let (client, folder) = try await Self.client(over: """
+            snippet "if else" "two words"
+            if ${1:cond} else
+            endsnippet
+
+            snippet else "one word"
+            else:
+            endsnippet
+
+            snippet sr "squared" i
+            ^2
+            endsnippet
+
+            """, clientName: "Neovim")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func items(_ line: String, file: String) async throws -> [String: CompletionItem] {
+            client.open("file:///w/\(file).txt", language: "plaintext", text: line)
+            let list = try await client.complete("file:///w/\(file).txt", line: 0, character: line.utf16.count)
+            return Dictionary(list.items.map { ($0.label, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        func range(_ item: CompletionItem?) -> Range<Int>? {
+            guard case .textEdit(let edit)? = item?.textEdit else { return nil }
+            return edit.range.start.character..<edit.range.end.character
+        }
+        let words = try await items("x if e", file: "a")
+        #expect(range(words["if else"]) == 5..<6 && range(words["else"]) == 5..<6, "\(words)")
+        #expect(words["if else"]?.filterText == "else")
+        let deleted = try #require(words["if else"]?.additionalTextEdits?.first)
+        #expect(deleted.newText == "" && deleted.range.start.character == 2 && deleted.range.end.character == 5)
+        #expect(words["else"]?.additionalTextEdits == nil)
+
+        let inWord = try await items("x xsr", file: "b")
+        let squared = try #require(inWord["sr"])
+        #expect(range(squared) == 2..<5)
+        #expect(squared.filterText == "xsr")
+        guard case .textEdit(let edit)? = squared.textEdit else { Issue.record("no edit"); return }
+        #expect(edit.newText == "x^2")
     }
 }

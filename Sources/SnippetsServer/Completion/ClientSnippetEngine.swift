@@ -25,6 +25,11 @@ public struct KnownClient: Sendable {
     /// Its built-in completion pops up as you type only on trigger characters (Neovim's `autotrigger`), so it needs
     /// the triggers' letters among them too.
     public var completesOnlyOnTriggerCharacters = false
+    /// Its built-in completion takes one start column for a whole list, and where items' edits start in different
+    /// columns, the word before the cursor (Neovim's `adjust_start_col`); it then expands a snippet in place of what
+    /// was typed from there, whatever the edit's range. Items whose edit covers more than that word (a trigger of
+    /// several words) or less (one offered inside a word) are sent as edits of that word.
+    public var takesOneStartColumn = false
     /// Recognises `clientInfo.name`, lowercased.
     let matchesName: @Sendable (String) -> Bool
     /// Recognises the capabilities when the name says nothing (absent or unknown).
@@ -34,6 +39,7 @@ public struct KnownClient: Sendable {
     public static let all: [KnownClient] = [
         KnownClient(
             id: .neovim, engine: .neovim, showsFilterTextAsTyped: true, completesOnlyOnTriggerCharacters: true,
+            takesOneStartColumn: true,
             matchesName: { $0.contains("neovim") || $0 == "nvim" }, matchesShape: { _ in false }),
         KnownClient(
             id: .vscode, engine: .vscode,

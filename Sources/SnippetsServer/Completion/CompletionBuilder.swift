@@ -84,6 +84,8 @@ public struct CompletionBuilder: Sendable {
         var takesAsIs: Bool = false
         /// The client does not resolve documentation, so items carry a preview up front.
         var documentsUpFront: Bool = false
+        /// The client takes one start column per list (`KnownClient.takesOneStartColumn`).
+        var takesOneStartColumn: Bool = false
     }
 
     /// A found snippet and the typed run its edit replaces.
@@ -171,7 +173,7 @@ public struct CompletionBuilder: Sendable {
             labelDetails: client.supportsLabelDetails, layerInDetail: library.library.layers.count > 1,
             filterTextShowsAsTyped: client.knownClient?.showsFilterTextAsTyped ?? false,
             adjustsIndentation: client.supportsInsertTextMode(.adjustIndentation), takesAsIs: client.supportsInsertTextMode(.asIs),
-            documentsUpFront: !client.resolvesDocumentation)
+            documentsUpFront: !client.resolvesDocumentation, takesOneStartColumn: client.knownClient?.takesOneStartColumn ?? false)
         // Every item of a run edits the same range: convert its offsets to positions once, not once per item.
         var rangesByRun: [Range<Int>: EditRanges] = [:]
         var items: [CompletionItem] = []
@@ -183,6 +185,11 @@ public struct CompletionBuilder: Sendable {
             let ranges = rangesByRun[run.utf8Range] ?? editRanges(for: run, prefix: prefix, table: table, style: style)
             rangesByRun[run.utf8Range] = ranges
             var made = item(for: snippet, rank: rank, run: run, ranges: ranges, style: style, resolve: resolve)
+            if style.takesOneStartColumn, let word = prefix.wordRun, run.utf8Range != word.utf8Range {
+                let wordRanges = rangesByRun[word.utf8Range] ?? editRanges(for: word, prefix: prefix, table: table, style: style)
+                rangesByRun[word.utf8Range] = wordRanges
+                made = Self.editingTheWord(made, run: run, word: word, wordRanges: wordRanges, table: table, encoding: encoding)
+            }
             // A body that follows its trigger's case changes with the next letter typed (`:` to `:S` to `:Si`), which
             // a client filtering this list itself would not ask about.
             if snippet.triggerCasing != nil, run.text.filter(\.isLetter).count < 2 { isIncomplete = true }
@@ -237,6 +244,45 @@ public struct CompletionBuilder: Sendable {
             ?? snippet.triggers.first { $0.hasPrefix(typed) }
             ?? snippet.triggers.first { $0.lowercased().hasPrefix(lowered) }
             ?? snippet.triggers.first
+    }
+
+    /// `item`, made for `run`, as an edit of the typed `word` instead, for a client that takes one start column per
+    /// list (Neovim): a run of several words (`if e` of `if else`, or `foo.ba` of `foo.bar`) replaces the word, the
+    /// typed text before it goes in an additional edit, and the filter text is the rest of the label from the word
+    /// on (Neovim shows it in the buffer while the item is selected: `if else` again); a run inside the word (`sr` of
+    /// `xsr`) replaces the whole word, its inserted text starting with the word's part before the run, filtered by
+    /// the word as typed. Unchanged where the label does not start with the typed text before the word.
+    private static func editingTheWord(
+        _ item: CompletionItem, run: TypedPrefix.Run, word: TypedPrefix.Run, wordRanges: EditRanges, table: LineTable,
+        encoding: PositionEncoding
+    ) -> CompletionItem {
+        guard run.utf8Range.upperBound == word.utf8Range.upperBound, let edit = item.textEdit else { return item }
+        var changed = item
+        let newText: String
+        switch edit {
+        case .textEdit(let edit): newText = edit.newText
+        case .insertReplace(let edit): newText = edit.newText
+        }
+        func replacing(with text: String) -> CompletionTextEdit {
+            if let replace = wordRanges.replace {
+                return .insertReplace(InsertReplaceEdit(newText: text, insert: wordRanges.insert, replace: replace))
+            }
+            return .textEdit(TextEdit(range: wordRanges.insert, newText: text))
+        }
+        if run.utf8Range.lowerBound < word.utf8Range.lowerBound {
+            let before = String(table.slice(run.utf8Range.lowerBound..<word.utf8Range.lowerBound))
+            guard item.label.lowercased().hasPrefix(before.lowercased()) else { return item }
+            let start = table.lspPosition(ofUTF8Offset: run.utf8Range.lowerBound, in: encoding)
+            changed.additionalTextEdits = [TextEdit(range: LSPRange(start: start, end: wordRanges.insert.start), newText: "")]
+            changed.filterText = String(item.label.dropFirst(before.count))
+            changed.textEdit = replacing(with: newText)
+        } else {
+            let kept = String(table.slice(word.utf8Range.lowerBound..<run.utf8Range.lowerBound))
+            let isSnippet = item.insertTextFormat == .snippet
+            changed.filterText = word.text
+            changed.textEdit = replacing(with: (isSnippet ? SnippetBody.escaped(kept) : kept) + newText)
+        }
+        return changed
     }
 
     /// How `snippet`'s body is cased for `typed`, where the snippet follows its trigger's case and `typed` is the

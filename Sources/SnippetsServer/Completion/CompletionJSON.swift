@@ -18,6 +18,7 @@ extension CompletionItem: JSONValueRepresentable {
         if let insertTextFormat { object["insertTextFormat"] = .int(insertTextFormat.rawValue) }
         if let insertTextMode { object["insertTextMode"] = .int(insertTextMode.rawValue) }
         if let textEdit { object["textEdit"] = textEdit.jsonValue() }
+        if let additionalTextEdits { object["additionalTextEdits"] = .array(additionalTextEdits.map { $0.jsonValue() }) }
         if let data { object["data"] = data.jsonValue() }
         if let labelDetails {
             var details: [String: JSONValue] = [:]
@@ -84,9 +85,20 @@ extension CompletionList: JSONBytesWritable {
 
 extension CompletionItem {
     func writeJSON(into writer: inout JSONText.Writer) {
-        // data, detail, documentation, filterText, insertTextFormat, insertTextMode, kind, label, labelDetails, sortText,
-        // textEdit
+        // additionalTextEdits, data, detail, documentation, filterText, insertTextFormat, insertTextMode, kind, label,
+        // labelDetails, sortText, textEdit
         writer.raw("{")
+        if let additionalTextEdits {
+            writer.raw("\"additionalTextEdits\":[")
+            for (number, edit) in additionalTextEdits.enumerated() {
+                writer.raw(number == 0 ? "{\"newText\":" : ",{\"newText\":")
+                writer.write(edit.newText)
+                writer.raw(",\"range\":")
+                edit.range.writeJSON(into: &writer)
+                writer.raw("}")
+            }
+            writer.raw("],")
+        }
         if let data {
             writer.raw("\"data\":{\"snippetID\":")
             writer.write(data.snippetID)

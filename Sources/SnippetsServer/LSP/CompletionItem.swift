@@ -15,5 +15,8 @@ public struct CompletionItem: Codable, Hashable, Sendable {
     /// indentation relative to the line they go into, and the editor does not re-indent them by its mode's rules.
     public var insertTextMode: InsertTextMode?
     public var textEdit: CompletionTextEdit?
+    /// Edits beside `textEdit`, made when the item is accepted: for Neovim, the typed words before the one its
+    /// `textEdit` replaces (see `CompletionBuilder`'s one-start-column items).
+    public var additionalTextEdits: [TextEdit]? = nil
     public var data: CompletionItemData?
 }
