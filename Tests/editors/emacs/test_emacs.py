@@ -63,6 +63,7 @@ def run_readme_setup(
     library = home / ".config" / "snippets"
     library.mkdir(parents=True)
     for name, text in library_files.items():
+        (library / name).parent.mkdir(parents=True, exist_ok=True)
         (library / name).write_text(text, encoding="utf-8")
     work = tmp_path / "work"
     work.mkdir()
