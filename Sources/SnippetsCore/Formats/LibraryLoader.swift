@@ -54,7 +54,13 @@ public struct LibraryLoader: Sendable {
 
     /// Loads every layer in order (each file and snippet records its layer's name), then the project snippets
     /// (`.vscode/*.code-snippets`) of each workspace root as the layer `project`. Layer names are made unique.
-    public func load(layers given: [LibraryLayer], workspaceRoots: [String] = []) -> SnippetLibrary {
+    ///
+    /// With `language`, the walk is the same but only the files a document of that language may need are read:
+    /// those whose context may apply to its scopes (`SnippetFileContext.mayApply(toScopes:)`), the scopes growing
+    /// with the `extends` of the files read until none is added. The files keep the full load's order, so in that
+    /// language the library ranks, overrides and names its winners as the full one does; its other files are
+    /// not in it (the server's first completion, before the whole library is read).
+    public func load(layers given: [LibraryLayer], workspaceRoots: [String] = [], language: String? = nil) -> SnippetLibrary {
         let (layers, renameNotes) = LibraryLayer.uniquelyNamed(given)
         var walk = Walk(loader: self)
         for layer in layers {
@@ -65,7 +71,7 @@ public struct LibraryLoader: Sendable {
         for root in workspaceRoots {
             walk.visitWorkspaceRoot(LibraryPath.normalize(root))
         }
-        walk.readPendingFiles()
+        walk.readPendingFiles(forLanguage: language)
         walk.resolveOverrides()
         for note in renameNotes {
             walk.report(.warning, .layerName, note.message, path: note.path)
@@ -287,9 +293,10 @@ public struct LibraryLoader: Sendable {
             pending.append((path, context, size))
         }
 
-        /// Reads every file the walk found, several at a time (each file is read and parsed on its own, so only
-        /// the order of the results matters), then keeps them in walk order: `snippet!` overrides depend on it.
-        mutating func readPendingFiles() {
+        /// Reads every file the walk found (with `language`, only those a document of it may need: see
+        /// `load(layers:workspaceRoots:language:)`), several at a time (each file is read and parsed on its own, so
+        /// only the order of the results matters), then keeps them in walk order: `snippet!` overrides depend on it.
+        mutating func readPendingFiles(forLanguage language: String? = nil) {
             let reads = pending
             pending = []
             guard !reads.isEmpty else { return }
@@ -303,9 +310,32 @@ public struct LibraryLoader: Sendable {
             }
             // Each iteration writes only its own slot.
             nonisolated(unsafe) let slots = results
-            DispatchQueue.concurrentPerform(iterations: reads.count) { number in
-                let read = reads[number]
-                slots[number] = loader.readFile(at: read.path, context: read.context, knownSize: read.size, related: related)
+            func read(_ numbers: [Int]) {
+                DispatchQueue.concurrentPerform(iterations: numbers.count) { position in
+                    let number = numbers[position]
+                    let read = reads[number]
+                    slots[number] = loader.readFile(at: read.path, context: read.context, knownSize: read.size, related: related)
+                }
+            }
+            if let language {
+                // Each round reads the files the scopes known so far reach; their `extends` may reach more.
+                var extensions: [String: [String]] = [:]
+                var unread = Array(reads.indices)
+                while true {
+                    let scopes = SnippetLibrary.scopes(forLanguage: language, extensions: extensions)
+                    let wanted = unread.filter { reads[$0].context.mayApply(toScopes: scopes) }
+                    if wanted.isEmpty { break }
+                    read(wanted)
+                    let taken = Set(wanted)
+                    unread.removeAll { taken.contains($0) }
+                    for number in wanted {
+                        for (scope, parents) in slots[number]?.file.extensions ?? [:] {
+                            extensions[scope, default: []].append(contentsOf: parents)
+                        }
+                    }
+                }
+            } else {
+                read(Array(reads.indices))
             }
             for case let result? in results {
                 for override in result.overrides { overrides.append((files.count, override)) }

@@ -35,6 +35,16 @@ public struct SnippetFileContext: Hashable, Sendable {
         self.pathSnippet = pathSnippet
         self.isProjectFile = isProjectFile
     }
+
+    /// Whether the file may hold snippets, or `extends`, for a document whose scopes are `scopes` (a language and
+    /// what it pulls in), as far as its name tells before it is read: a file of other languages' scopes cannot. A
+    /// global file, one whose own fields give the scopes (`*.code-snippets`) and a yasnippet `prog-mode` file (its
+    /// `extends` reach every programming language) always may.
+    public func mayApply(toScopes scopes: Set<String>) -> Bool {
+        guard let own = self.scopes, !own.isEmpty else { return true }
+        if format == .yasnippet, own.contains(YasnippetModes.programmingMode) { return true }
+        return own.contains { scopes.contains($0) }
+    }
 }
 
 /// Collects the diagnostics of one file, converting UTF-8 offsets to positions through the file's `LineTable`.

@@ -161,7 +161,13 @@ public struct SnippetLibrary: Sendable {
     /// The universal scopes (`SnippetLibrary.universalScopes`: `all`, as UltiSnips, LuaSnip and vim-snippets' `all.snippets`
     /// use it, and friendly-snippets' `global`) apply in every language too, with whatever they extend.
     public func scopes(forLanguage language: String) -> Set<String> {
-        var result: Set<String> = Self.universalScopes.union([language])
+        Self.scopes(forLanguage: language, extensions: extensions)
+    }
+
+    /// `scopes(forLanguage:)` under these `extends` (a file's scope mapped to the scopes it pulls in), for a load
+    /// that has read only some files so far.
+    static func scopes(forLanguage language: String, extensions: [String: [String]]) -> Set<String> {
+        var result: Set<String> = universalScopes.union([language])
         var pending = Array(result)
         while let scope = pending.popLast() {
             for parent in extensions[scope] ?? [] where result.insert(parent).inserted {

@@ -74,6 +74,9 @@ public enum ServeCommand: SnippetsCommand {
             logError: { line in context.printError(line) },
             environment: context.environment)
         configuration.defaultLibrarySource = resolved.source
+        configuration.loadLanguageFiles = { layers, language in
+            LibraryLoader(fileSystem: DiskFileSystem()).load(layers: layers, language: language)
+        }
         configuration.annotateLibrary = { library in LayerLoading.annotating(library) }
         (configuration.meaning, configuration.meaningOffReason) = MeaningSetup.service(environment: context.environment)
         return configuration

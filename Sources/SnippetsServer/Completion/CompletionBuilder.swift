@@ -205,6 +205,8 @@ public struct CompletionBuilder: Sendable {
             }
             items.append(made)
         }
+        // From one language's files, read before the whole library: the client asks again, and meets the library.
+        if library.language != nil { isIncomplete = true }
         return CompletionList(isIncomplete: isIncomplete, items: items)
     }
 

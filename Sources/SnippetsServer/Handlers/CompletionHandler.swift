@@ -1,6 +1,8 @@
 /// `textDocument/completion`: snippets whose trigger, title or body matches the typed prefix.
 public enum CompletionHandler: RequestHandler {
     public static let method = "textDocument/completion"
+    /// Completion searches the document's language only, so the first one needs only that language's files.
+    public static let readsDocumentLanguageOnly = true
 
     public static func handle(_ params: CompletionParams, context: RequestContext) async throws -> CompletionList {
         guard let document = context.documents[params.textDocument.uri] else {

@@ -17,12 +17,17 @@ public struct LibrarySnapshot: Sendable {
     /// What an ask needs about the whole library (scope counts, titles by their words), computed once for this
     /// library, so an ask costs the same at any library size.
     public let askFacts: AskLibraryFacts
+    /// Set when this holds only the files documents of this language need, read for completion before the first
+    /// load is in service (`LibraryService.completionSnapshot(forLanguage:within:)`); it is never put in service
+    /// and serves nothing but completion in that language. Nil for the library in service.
+    public let language: String?
 
-    public init(library: SnippetLibrary, index: TokenIndex?, generation: Int, learned: LearnedWords = .none) {
+    public init(library: SnippetLibrary, index: TokenIndex?, generation: Int, learned: LearnedWords = .none, language: String? = nil) {
         self.library = library
         self.index = index
         self.generation = generation
         self.learned = learned
+        self.language = language
         self.askFacts = AskLibraryFacts(library: library)
     }
 

@@ -85,6 +85,8 @@ extension LanguageServer {
                 let item = try (params ?? .null).decode(DidOpenTextDocumentParams.self).textDocument
                 documents.open(TextDocument(uri: item.uri, languageID: item.languageId, version: item.version, text: item.text))
                 diagnostics.publish(forOpened: item.uri, encoding: positionEncoding)
+                // Before the library is in service, the first keystroke's completion needs only this language's files.
+                await library.loadFiles(forLanguage: item.languageId)
             case "textDocument/didChange":
                 documents.change(try (params ?? .null).decode(DidChangeTextDocumentParams.self), encoding: positionEncoding)
             case "textDocument/didClose":

@@ -182,9 +182,16 @@ public actor LanguageServer {
             return reply(to: id, with: .failure(.methodNotFound(method)))
         }
         // In the queue, so later messages (edits included) stay behind this request.
-        let snapshot =
-            entry.needsLibrary
-            ? await library.firstSnapshot(within: configuration.firstLoadWait) : await library.snapshot
+        let snapshot: LibrarySnapshot
+        if entry.readsDocumentLanguageOnly, let uri = params?["textDocument"]?["uri"]?.stringValue,
+            let language = documents[uri]?.languageID
+        {
+            snapshot = await library.completionSnapshot(forLanguage: language, within: configuration.firstLoadWait)
+        } else if entry.needsLibrary {
+            snapshot = await library.firstSnapshot(within: configuration.firstLoadWait)
+        } else {
+            snapshot = await library.snapshot
+        }
         if entry.needsLibrary, requests.takeCancellation(of: id) {
             return reply(to: id, with: .failure(.requestCancelled))
         }

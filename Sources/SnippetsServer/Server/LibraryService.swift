@@ -10,7 +10,10 @@ import SnippetsCore
 /// one. **Invariant:** nothing waits by polling: `firstSnapshot(within:)` and `reloadAndWait(timeout:)` are resumed
 /// when a snapshot is installed (or at their timeout, or when their task is cancelled), each exactly once, and
 /// after the server has handled the install (`InstallHandler`), so what a waiter replies comes after the client
-/// heard of the load.
+/// heard of the load. **Invariant:** a language's snapshot (`completionSnapshot(forLanguage:within:)`, the files one
+/// language needs) is never the snapshot in service: it serves completion in that language only, only until the first
+/// load puts a snapshot in service, and it holds every layer's files for the language, so precedence is the full
+/// library's.
 actor LibraryService {
     /// What the server does once a load is in service (its problems published, the client told): awaited before
     /// anyone waiting for that load is resumed.
@@ -38,6 +41,8 @@ actor LibraryService {
             case run(Int)
             /// Any snapshot of a later generation than this.
             case newerThan(Int)
+            /// The first load's first snapshot, or the snapshot of this language's files if that comes first.
+            case language(String)
         }
 
         let target: Target
@@ -62,6 +67,12 @@ actor LibraryService {
     private var nextWaiterID = 0
     private var watcherTask: Task<Void, Never>?
     private var onInstall: InstallHandler?
+    /// Before the first load is in service: the snapshots of the files each language needs, by language.
+    private var languageSnapshots: [String: LibrarySnapshot] = [:]
+    /// The languages whose files are being read, by the selection they are read for.
+    private var languagesLoading: Set<String> = []
+    /// Counts `select(_:)` calls, so a language's snapshot read for an earlier selection is dropped.
+    private var selectionNumber = 0
 
     init(configuration: ServerConfiguration, selection: LibrarySelection, servesInterim: Bool = true, log: @escaping Log) {
         self.configuration = configuration
@@ -79,6 +90,9 @@ actor LibraryService {
     /// `scheduleReload()`.
     func select(_ selection: LibrarySelection) {
         self.selection = selection
+        selectionNumber += 1
+        languageSnapshots = [:]
+        languagesLoading = []
     }
 
     /// Loads the library off the request loop and swaps the new snapshot in when it is ready. Reloads asked for
@@ -152,6 +166,45 @@ actor LibraryService {
         return await wait(for: .firstSnapshot, timeout: timeout)
     }
 
+    /// The snapshot a completion in a document of `language` is served from: the one in service once the first load
+    /// has put one in service. Before that, the first of: that load's first snapshot, or a snapshot of the files
+    /// documents of `language` need, read, checked and indexed from every layer while the first load goes on
+    /// (`ServerConfiguration.loadLanguageFiles`); after `timeout`, the empty snapshot.
+    func completionSnapshot(forLanguage language: String, within timeout: Duration) async -> LibrarySnapshot {
+        guard snapshot.generation == 0 else { return snapshot }
+        if let languageSnapshot = languageSnapshots[language] { return languageSnapshot }
+        loadFiles(forLanguage: language)
+        return await wait(for: .language(language), timeout: timeout)
+    }
+
+    /// Starts reading the files documents of `language` need (a document of it was opened), unless the first load
+    /// has put a snapshot in service, none was started yet, or they are read or being read already.
+    func loadFiles(forLanguage language: String) {
+        guard snapshot.generation == 0, loading.started > 0, let load = configuration.loadLanguageFiles,
+            languageSnapshots[language] == nil, languagesLoading.insert(language).inserted
+        else { return }
+        let layers = selection.layers
+        let number = selectionNumber
+        // Above the whole library's load (`.utility`): a keystroke waits for this one.
+        Task.detached(priority: .userInitiated) {
+            let languageSnapshot = await Self.offCooperativeThreads(qos: .userInitiated) {
+                let library = load(layers, language)
+                return LibrarySnapshot(library: library, index: TokenIndex(library: library), generation: 0, language: language)
+            }
+            await self.installLanguageSnapshot(languageSnapshot, selectionNumber: number)
+        }
+    }
+
+    /// Keeps a language's snapshot for completion, unless the first load is in service by now or the selection
+    /// changed since it was read.
+    private func installLanguageSnapshot(_ languageSnapshot: LibrarySnapshot, selectionNumber number: Int) {
+        guard let language = languageSnapshot.language, number == selectionNumber else { return }
+        languagesLoading.remove(language)
+        guard snapshot.generation == 0 else { return }
+        languageSnapshots[language] = languageSnapshot
+        resumeSatisfiedWaiters()
+    }
+
     /// The first snapshot of a later generation than `generation`, waiting for it (until `timeout`, or until the
     /// caller is cancelled: then the snapshot in service).
     func snapshot(newerThan generation: Int, timeout: Duration = .seconds(86_400)) async -> LibrarySnapshot {
@@ -176,11 +229,16 @@ actor LibraryService {
         }
     }
 
-    /// Resumes waiter `id` with the snapshot in service, once.
+    /// Resumes waiter `id` with the snapshot in service (a completion before the first load is in service: its
+    /// language's snapshot, when read), once.
     private func resume(_ id: Int) {
         guard let waiter = waiters.removeValue(forKey: id) else { return }
         waiter.timer.cancel()
-        waiter.continuation.resume(returning: snapshot)
+        if case .language(let language) = waiter.target, snapshot.generation == 0, let languageSnapshot = languageSnapshots[language] {
+            waiter.continuation.resume(returning: languageSnapshot)
+        } else {
+            waiter.continuation.resume(returning: snapshot)
+        }
     }
 
     /// Resumes every waiter whose snapshot is in service.
@@ -190,6 +248,7 @@ actor LibraryService {
             case .firstSnapshot where snapshot.generation > 0: resume(id)
             case .run(let run) where run <= loading.finished: resume(id)
             case .newerThan(let generation) where snapshot.generation > generation: resume(id)
+            case .language(let language) where snapshot.generation > 0 || languageSnapshots[language] != nil: resume(id)
             default: break
             }
         }
@@ -200,11 +259,13 @@ actor LibraryService {
     private func installInterim(_ interim: LibrarySnapshot) {
         guard interim.generation >= snapshot.generation else { return }
         snapshot = interim
+        languageSnapshots = [:]
         resumeSatisfiedWaiters()
     }
 
     private func install(_ newSnapshot: LibrarySnapshot, lastGood: LastGoodFiles, problems: LoadProblems) async {
         snapshot = newSnapshot
+        languageSnapshots = [:]
         self.lastGood = lastGood
         log(problems.summary(of: newSnapshot.library), true)
         for line in problems.logLines { log(line, false) }
@@ -267,9 +328,11 @@ actor LibraryService {
     /// Runs `work` on a Dispatch thread and waits for its result. Loading blocks a thread for as long as it takes
     /// (file reads, parsing a large library, or a slow disk): never one of Swift's cooperative threads, which are
     /// as few as the processors and which the request loop needs.
-    static func offCooperativeThreads<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
+    static func offCooperativeThreads<Result: Sendable>(
+        qos: DispatchQoS.QoSClass = .utility, _ work: @escaping @Sendable () -> Result
+    ) async -> Result {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .utility).async { continuation.resume(returning: work()) }
+            DispatchQueue.global(qos: qos).async { continuation.resume(returning: work()) }
         }
     }
 }

@@ -20,6 +20,10 @@ public protocol RequestHandler: Sendable {
     /// Whether the request reads the library: such a request waits (a bounded time) for the first load, so no
     /// reply speaks about a library that was not read yet.
     static var needsLibrary: Bool { get }
+    /// Whether the request reads only the snippets of its document's (`textDocument.uri`'s) language: before the
+    /// first load is in service, it may be answered from the files that language needs
+    /// (`LibraryService.completionSnapshot(forLanguage:within:)`).
+    static var readsDocumentLanguageOnly: Bool { get }
 
     /// Answers the request. Throw `ResponseError` for a specific error code; anything else becomes -32603, and
     /// `CancellationError` (from `context.checkCancellation()`) becomes -32800.
@@ -35,6 +39,8 @@ extension RequestHandler {
     public static var serverCapabilities: ServerCapabilities { ServerCapabilities() }
     /// Reads the library, by default.
     public static var needsLibrary: Bool { true }
+    /// Reads the whole library, by default.
+    public static var readsDocumentLanguageOnly: Bool { false }
 }
 
 /// A handler's result: a value, or JSON text already written (the completion list writes itself, as building and
@@ -59,6 +65,7 @@ public struct RequestHandlerRegistry: Sendable {
     /// A type-erased handler.
     struct Entry: Sendable {
         let needsLibrary: Bool
+        let readsDocumentLanguageOnly: Bool
         let capabilities: ServerCapabilities
         /// Decodes the params (in order, where the request is read) and says how the request runs.
         let prepare: @Sendable (JSONValue?, RequestContext) -> Prepared
@@ -79,6 +86,7 @@ public struct RequestHandlerRegistry: Sendable {
     public mutating func register<Handler: RequestHandler>(_ handler: Handler.Type) {
         entries[Handler.method] = Entry(
             needsLibrary: Handler.needsLibrary,
+            readsDocumentLanguageOnly: Handler.readsDocumentLanguageOnly,
             capabilities: Handler.serverCapabilities
         ) { params, context in
             let decoded: Handler.Params

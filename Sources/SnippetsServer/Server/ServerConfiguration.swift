@@ -28,6 +28,10 @@ public struct ServerConfiguration: Sendable {
     /// `.vscode/*.code-snippets` files of the workspace roots, unannotated (see `annotateLibrary`). Called off the
     /// request loop.
     public var loadLibrary: @Sendable (_ layers: [LibraryLayer], _ workspaceRoots: [String]) -> SnippetLibrary
+    /// Loads, from these layers, only the files a document of `language` may need
+    /// (`LibraryLoader.load(layers:workspaceRoots:language:)`), for completion before the first load is in service;
+    /// nil: completion waits for the first load. Called off the request loop.
+    public var loadLanguageFiles: (@Sendable (_ layers: [LibraryLayer], _ language: String) -> SnippetLibrary)? = nil
     /// What is learned from a loaded library as a whole (layer revisions, conflicts between definitions) without
     /// changing its snippets: `LayerLoading.annotating` for the real disk. The first load goes into service before
     /// this runs, so completion does not wait for it. Called off the request loop.
