@@ -97,6 +97,11 @@ final class GatedFileSystem: LibraryFileSystem, @unchecked Sendable {
         let client = try await client(fileSystem, layers: [LibraryLayer(path: "/lib")])
         client.open(Self.pythonURI, language: "python", text: "fo")
 
+        // A client that waits for a registration to complete is told it may, from the Python files alone.
+        let registration = try #require(await client.notification("client/registerCapability"))
+        #expect(registration["registrations"]?.arrayValue?.first?["method"]?.stringValue == "textDocument/completion")
+        #expect(!fileSystem.hasRead("/lib/javascript.json"))
+
         let first = try await client.complete(Self.pythonURI, line: 0, character: 2)
         #expect(!fileSystem.hasRead("/lib/javascript.json"))
         #expect(first.items.map(\.label) == ["for"])

@@ -53,8 +53,10 @@ final class ClientRegistrations {
 
     /// Registers completion again when the trigger characters of `snapshot` differ from the ones the client was
     /// last told (for a client that can register completion).
+    /// A language's snapshot (`LibrarySnapshot.language`) registers only while nothing is registered, so it never
+    /// narrows the library's characters nor another language's.
     func updateTriggerCharacters(for snapshot: LibrarySnapshot) {
-        guard client.supportsCompletionRegistration else { return }
+        guard client.supportsCompletionRegistration, snapshot.language == nil || completionRegistrationID == nil else { return }
         let characters = TriggerCharacters.advertised(
             for: snapshot.library, includingWordCharacters: client.completesOnlyOnTriggerCharacters)
         guard characters != advertisedTriggerCharacters else { return }

@@ -195,6 +195,12 @@ extension LanguageServer {
         embedForMeaning(snapshot)
     }
 
+    /// What follows reading the files one language needs before the first load is in service: a client that
+    /// waits for a registration may complete from now on (the first load registers again if its characters differ).
+    func languageFilesRead(_ snapshot: LibrarySnapshot) {
+        if registrations.isClientReady { registrations.updateTriggerCharacters(for: snapshot) }
+    }
+
     /// Starts embedding `snapshot` for meaning search in the background (see `MeaningService`), with `$/progress`
     /// for a client that shows progress the server starts; or records why meaning search is off.
     func embedForMeaning(_ snapshot: LibrarySnapshot) {

@@ -87,6 +87,9 @@ public actor LanguageServer {
         await library.setInstallHandler { [weak self] snapshot, problems in
             await self?.libraryInstalled(snapshot, problems: problems)
         }
+        await library.setLanguageFilesHandler { [weak self] snapshot in
+            await self?.languageFilesRead(snapshot)
+        }
         let (queue, queueInput) = AsyncStream.makeStream(of: (item: Incoming, size: Int).self, bufferingPolicy: .unbounded)
         let budget = QueueBudget(maximumItems: Self.queuedMessageLimit, maximumBytes: Self.queuedByteLimit)
         let reader = Task { await self.read(into: queueInput, budget: budget) }

@@ -67,6 +67,7 @@ actor LibraryService {
     private var nextWaiterID = 0
     private var watcherTask: Task<Void, Never>?
     private var onInstall: InstallHandler?
+    private var onLanguageFiles: (@Sendable (LibrarySnapshot) async -> Void)?
     /// Before the first load is in service: the snapshots of the files each language needs, by language.
     private var languageSnapshots: [String: LibrarySnapshot] = [:]
     /// The languages whose files are being read, by the selection they are read for.
@@ -84,6 +85,12 @@ actor LibraryService {
     /// Sets what runs after each install (the server's publishing and announcing).
     func setInstallHandler(_ handler: @escaping InstallHandler) {
         onInstall = handler
+    }
+
+    /// Sets what runs once a language's files are read before the first load is in service (the server registers
+    /// completion with a client that waits for a registration).
+    func setLanguageFilesHandler(_ handler: @escaping @Sendable (LibrarySnapshot) async -> Void) {
+        onLanguageFiles = handler
     }
 
     /// Chooses the library later loads read (a change of settings or workspace folders); it loads at the next
@@ -191,18 +198,23 @@ actor LibraryService {
                 let library = load(layers, language)
                 return LibrarySnapshot(library: library, index: TokenIndex(library: library), generation: 0, language: language)
             }
-            await self.installLanguageSnapshot(languageSnapshot, selectionNumber: number)
+            if let handler = await self.installLanguageSnapshot(languageSnapshot, selectionNumber: number) {
+                await handler(languageSnapshot)
+            }
         }
     }
 
     /// Keeps a language's snapshot for completion, unless the first load is in service by now or the selection
-    /// changed since it was read.
-    private func installLanguageSnapshot(_ languageSnapshot: LibrarySnapshot, selectionNumber number: Int) {
-        guard let language = languageSnapshot.language, number == selectionNumber else { return }
+    /// changed since it was read; returns what to run once it is kept.
+    private func installLanguageSnapshot(
+        _ languageSnapshot: LibrarySnapshot, selectionNumber number: Int
+    ) -> (@Sendable (LibrarySnapshot) async -> Void)? {
+        guard let language = languageSnapshot.language, number == selectionNumber else { return nil }
         languagesLoading.remove(language)
-        guard snapshot.generation == 0 else { return }
+        guard snapshot.generation == 0 else { return nil }
         languageSnapshots[language] = languageSnapshot
         resumeSatisfiedWaiters()
+        return onLanguageFiles
     }
 
     /// The first snapshot of a later generation than `generation`, waiting for it (until `timeout`, or until the
