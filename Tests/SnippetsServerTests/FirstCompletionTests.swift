@@ -7,11 +7,13 @@ import Testing
 /// An in-memory file system whose chosen files cannot be read until the test opens them, as a slow disk would
 /// hold them: the tests order events (this file not read yet, that one read) and never measure time.
 final class GatedFileSystem: LibraryFileSystem, @unchecked Sendable {
-    // `@unchecked`: `closed` and `finished` are touched only under `condition`'s lock.
+    // `@unchecked`: `closed`, `finished` and `readers` are touched only under `condition`'s lock.
     private let files: InMemoryFileSystem
     private let condition = NSCondition()
     private var closed: Set<String>
     private var finished: [String] = []
+    /// Tests waiting for a file to be read, by path.
+    private var readers: [String: [CheckedContinuation<Void, Never>]] = [:]
 
     init(files: [String: String], closed: Set<String>) {
         self.files = InMemoryFileSystem(files: files)
@@ -37,12 +39,15 @@ final class GatedFileSystem: LibraryFileSystem, @unchecked Sendable {
     /// Whether some read of `path` has returned its bytes.
     func hasRead(_ path: String) -> Bool { condition.withLock { finished.contains(path) } }
 
-    /// Waits (without blocking a cooperative thread for long) until some read of `path` has returned.
+    /// Returns once some read of `path` has returned its bytes.
     func waitUntilRead(_ path: String) async {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: patience)
-        while !hasRead(path), clock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(2))
+        await withCheckedContinuation { continuation in
+            let isRead = condition.withLock {
+                if finished.contains(path) { return true }
+                readers[path, default: []].append(continuation)
+                return false
+            }
+            if isRead { continuation.resume() }
         }
     }
 
@@ -56,7 +61,11 @@ final class GatedFileSystem: LibraryFileSystem, @unchecked Sendable {
             while closed.contains(path) { condition.wait() }
         }
         let bytes = try files.contents(of: path, maximumSize: maximumSize)
-        condition.withLock { finished.append(path) }
+        let waiting = condition.withLock {
+            finished.append(path)
+            return readers.removeValue(forKey: path) ?? []
+        }
+        for reader in waiting { reader.resume() }
         return bytes
     }
 }

@@ -154,4 +154,21 @@ import Testing
         #expect(library.snippets.count == 6_168 + 6_923 + 46)
         #expect(library.loaderDiagnostics.isEmpty)
     }
+
+    /// The first completion's load (`load(layers:language:)`) serves each language exactly as the whole library
+    /// does, with every format's way of naming languages (manifests, file names, `extends`, `.yas-parents`).
+    @Test(.enabled(if: isPresent, "../shared/corpora is absent")) func aLanguagesFilesServeItAsTheWholeCorporaDo() async {
+        let layers = ["personal", "friendly-snippets", "vim-snippets", "ultisnips", "yasnippet-snippets"].map {
+            LibraryLayer(path: Self.corpora + "/" + $0, name: $0)
+        }
+        let whole = await onOwnThread { LibraryLoader(fileSystem: DiskFileSystem()).load(layers: layers) }
+        for language in ["python", "javascriptreact", "typescript", "cpp", "c++", "go", "markdown", "html", "elisp", "ruby"] {
+            let partial = await onOwnThread { LibraryLoader(fileSystem: DiskFileSystem()).load(layers: layers, language: language) }
+            func served(_ library: SnippetLibrary) -> [SnippetID] {
+                library.snippets.filter { library.applies($0, toLanguage: language) }.map(\.id)
+            }
+            #expect(served(partial) == served(whole), "\(language)")
+            #expect(partial.files.count < whole.files.count, "\(language)")
+        }
+    }
 }
