@@ -78,6 +78,7 @@ public enum ServeCommand: SnippetsCommand {
             LibraryLoader(fileSystem: DiskFileSystem()).load(layers: layers, language: language)
         }
         configuration.annotateLibrary = { library in LayerLoading.annotating(library) }
+        configuration.triggerCharacterMemory = TriggerCharacterMemory(environment: context.environment)
         (configuration.meaning, configuration.meaningOffReason) = MeaningSetup.service(environment: context.environment)
         return configuration
     }

@@ -51,6 +51,14 @@ final class ClientRegistrations {
         return CompletionOptions(resolveProvider: true, triggerCharacters: characters)
     }
 
+    /// The completion options of `initialize`'s reply with trigger characters a load of this library gave before
+    /// (`TriggerCharacterMemory`), for a client that cannot register completion later.
+    func completionProvider(remembered characters: [String]) -> CompletionOptions? {
+        guard !client.supportsCompletionRegistration else { return nil }
+        advertisedTriggerCharacters = characters
+        return CompletionOptions(resolveProvider: true, triggerCharacters: characters)
+    }
+
     /// Registers completion again when the trigger characters of `snapshot` differ from the ones the client was
     /// last told (for a client that can register completion).
     /// A language's snapshot (`LibrarySnapshot.language`) registers only while nothing is registered, so it never

@@ -45,8 +45,12 @@ extension LanguageServer {
             textDocumentSync: TextDocumentSyncOptions(openClose: true, change: .incremental),
             workspace: WorkspaceServerCapabilities(workspaceFolders: .init(supported: true)))
         if !client.supportsCompletionRegistration {
-            let snapshot = await library.firstSnapshot(within: configuration.firstLoadWait)
-            capabilities.completionProvider = registrations.completionProvider(for: snapshot)
+            if let characters = rememberedTriggerCharacters() {
+                capabilities.completionProvider = registrations.completionProvider(remembered: characters)
+            } else {
+                let snapshot = await library.firstSnapshot(within: configuration.firstLoadWait)
+                capabilities.completionProvider = registrations.completionProvider(for: snapshot)
+            }
         }
         capabilities = capabilities.merging(registry.contributedCapabilities)
         let result = InitializeResult(
@@ -191,8 +195,48 @@ extension LanguageServer {
     func libraryInstalled(_ snapshot: LibrarySnapshot, problems: LoadProblems) {
         diagnostics.install(problems, documents: documents, encoding: positionEncoding)
         if registrations.isClientReady { announce(snapshot) }
+        keepTriggerCharacters(of: snapshot)
         scheduleQualification(of: snapshot)
         embedForMeaning(snapshot)
+    }
+
+    /// What `TriggerCharacterMemory` keeps for this library and client, when the client cannot register completion
+    /// later and a list is kept at all.
+    private var triggerCharacterKey: TriggerCharacterMemory.Key? {
+        guard !client.supportsCompletionRegistration, configuration.triggerCharacterMemory != nil,
+            configuration.libraryStamps != nil
+        else { return nil }
+        return TriggerCharacterMemory.Key(
+            layers: selection.layers, workspaceFolders: workspaceFolders,
+            includingWordCharacters: client.completesOnlyOnTriggerCharacters)
+    }
+
+    /// The trigger characters the last load of this very library gave (`TriggerCharacterMemory`), when its files
+    /// are unchanged since: `initialize` then needs no load. One walk of the library's files (no read), only when a
+    /// list is kept for it.
+    private func rememberedTriggerCharacters() -> [String]? {
+        guard let key = triggerCharacterKey, let memory = configuration.triggerCharacterMemory, memory.hasList(for: key),
+            let stamps = configuration.libraryStamps?(selection.watchedRoots)
+        else { return nil }
+        return memory.recall(key, stamps: stamps)
+    }
+
+    /// Keeps the trigger characters of `snapshot` (the whole library) for the next start, in the background, when no
+    /// file under the library's roots changed since its load began (so they are that load's).
+    private func keepTriggerCharacters(of snapshot: LibrarySnapshot) {
+        guard let key = triggerCharacterKey, let memory = configuration.triggerCharacterMemory,
+            let stampsOf = configuration.libraryStamps
+        else { return }
+        let roots = selection.watchedRoots
+        let characters = TriggerCharacters.advertised(
+            for: snapshot.library, includingWordCharacters: client.completesOnlyOnTriggerCharacters)
+        let library = library
+        Task.detached(priority: .utility) {
+            guard let began = await library.lastLoadBegan else { return }
+            let stamps = await LibraryService.offCooperativeThreads { stampsOf(roots) }
+            guard !stamps.values.contains(where: { $0.modified >= began }) else { return }
+            await LibraryService.offCooperativeThreads { memory.keep(characters, for: key, stamps: stamps) }
+        }
     }
 
     /// What follows reading the files one language needs before the first load is in service: a client that

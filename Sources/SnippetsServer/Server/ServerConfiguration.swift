@@ -43,6 +43,9 @@ public struct ServerConfiguration: Sendable {
     public var libraryStamps: (@Sendable ([String]) -> [String: FileStamp])?
     /// How often the periodic check runs.
     public var pollInterval: Duration
+    /// Where the trigger characters of a load are kept for the next start of a client that cannot register
+    /// completion later (see `TriggerCharacterMemory`); nil keeps none, and `initialize` then waits for the load.
+    public var triggerCharacterMemory: TriggerCharacterMemory? = nil
     /// How long a request that reads the library (and `initialize`, for clients that cannot register completion
     /// later) waits for the first load before answering "still loading".
     public var firstLoadWait: Duration = .seconds(2)
