@@ -195,4 +195,41 @@ private final class CountingFileSystem: LibraryFileSystem, @unchecked Sendable {
     func contents(of path: String, maximumSize: Int) throws -> [UInt8] { try counted { try disk.contents(of: path, maximumSize: maximumSize) } }
     func canonicalPath(of path: String) -> String? { counted { disk.canonicalPath(of: path) } }
     func identity(of path: String) -> String? { counted { disk.identity(of: path) } }
+
+    /// The periodic check keeps its walk between checks: with nothing changed it walks nothing, and after each kind
+    /// of change (a file edited, added in a new or an old folder, removed; a library folder created after start) it
+    /// gives what a fresh walk gives.
+    @Test func theCheckKeepsItsWalkAndStillSeesEveryChange() throws {
+        let root = NSTemporaryDirectory() + "keeping-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let files = FileManager.default
+        let library = root + "/library", later = root + "/later"
+        try files.createDirectory(atPath: library + "/python", withIntermediateDirectories: true)
+        try #"{"a": {"prefix": "a", "body": "b"}}"#.write(toFile: library + "/mine.code-snippets", atomically: false, encoding: .utf8)
+        try "snippet def\n\tdef ${1}:\n".write(toFile: library + "/python/python.snippets", atomically: false, encoding: .utf8)
+        let keeping = DiskStamps.WalkKeeping()
+        let roots = [library, later]
+        func check(_ what: String, walks: Int) {
+            let kept = keeping.stamps(under: roots)
+            #expect(kept == DiskStamps.stamps(under: roots), "\(what)")
+            #expect(keeping.walks == walks, "\(what)")
+        }
+        check("first", walks: 1)
+        check("nothing changed", walks: 1)
+        check("still nothing", walks: 1)
+        try #"{"a": {"prefix": "a", "body": "a longer body"}}"#.write(toFile: library + "/mine.code-snippets", atomically: false, encoding: .utf8)
+        check("edited", walks: 2)
+        try "snippet if\n\tif ${1}:\n".write(toFile: library + "/python/more.snippets", atomically: false, encoding: .utf8)
+        check("added beside", walks: 3)
+        try files.createDirectory(atPath: library + "/rust", withIntermediateDirectories: true)
+        try "snippet fn\n\tfn ${1}() {}\n".write(toFile: library + "/rust/rust.snippets", atomically: false, encoding: .utf8)
+        check("added in a new folder", walks: 4)
+        try files.removeItem(atPath: library + "/python/python.snippets")
+        check("removed", walks: 5)
+        try files.createDirectory(atPath: later, withIntermediateDirectories: true)
+        try #"{"z": {"prefix": "z", "body": "z"}}"#.write(toFile: later + "/late.code-snippets", atomically: false, encoding: .utf8)
+        check("a library created after start", walks: 6)
+        #expect(keeping.stamps(under: roots).keys.contains(later + "/late.code-snippets"))
+        check("quiet again", walks: 6)
+    }
 }

@@ -95,7 +95,8 @@ import Testing
 
         // Third start, the file changed (a new trigger character): the reply is the load's, so it waited for it.
         let changed = #"{ "Greet": { "prefix": "héllo", "body": "print('hi')" }, "Euro": { "prefix": "€", "body": "EUR" } }"#
-        stamps.value = ["/lib/python.json": Self.stamp(changed.utf8.count)]
+        // Edited now, as on a disk: a list kept late by the second session (its load began before) is not kept.
+        stamps.value = ["/lib/python.json": FileStamp(size: changed.utf8.count, modified: Date())]
         let third = GatedFileSystem(files: ["/lib/python.json": changed], closed: [])
         let (last, thirdRequest) = start(third, stamps: stamps, cache: cache)
         let thirdCharacters = try #require(Self.triggerCharacters(try await last.response(to: thirdRequest)?.get()))

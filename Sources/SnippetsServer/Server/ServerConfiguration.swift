@@ -83,7 +83,7 @@ public struct ServerConfiguration: Sendable {
     public init(
         defaultLibraryLayers: [LibraryLayer],
         loadLibrary: @escaping @Sendable (_ layers: [LibraryLayer], _ workspaceRoots: [String]) -> SnippetLibrary,
-        libraryStamps: (@Sendable ([String]) -> [String: FileStamp])? = DiskStamps.stamps(under:),
+        libraryStamps: (@Sendable ([String]) -> [String: FileStamp])? = DiskStamps.WalkKeeping().stamps(under:),
         pollInterval: Duration = .seconds(2),
         logError: @escaping @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) },
         now: @escaping @Sendable () -> Date = { Date() },
@@ -117,15 +117,8 @@ public enum DiskStamps {
         let walker = LibraryLoader(fileSystem: fileSystem, checkBody: nil)
         var result: [String: FileStamp] = [:]
         func record(_ path: String) {
-            var status = stat()
-            guard stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFDIR else { return }
-            #if canImport(Darwin)
-                let time = status.st_mtimespec
-            #else
-                let time = status.st_mtim
-            #endif
-            let modified = Date(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000)
-            result[path] = FileStamp(size: Int(status.st_size), modified: modified)
+            guard let status = DiskStamps.status(of: path), !status.isDirectory else { return }
+            result[path] = status.stamp
         }
         /// Every file under `path`, for the git state, which the loader's walk would not enter.
         func recordTree(_ path: String) {
@@ -150,6 +143,88 @@ public enum DiskStamps {
             }
         }
         return result
+    }
+
+    /// `stamps(under:)` for the periodic check, keeping the walk between checks: a walk decides each file's format
+    /// by its path (most of a check's cost at 59,000 snippets), and which files it finds changes only when a
+    /// folder it listed gains, loses or renames an entry, or a file it stamped changes (a `package.json` says
+    /// which files count). So a check stats the listed folders; when none changed it stats the kept files, and walks
+    /// again only when a folder or a file stamp changed (or the roots did). The stamps are always those a walk of
+    /// the moment would give for files whose folders are unchanged. Each check costs about what a `find` of the
+    /// library's own files does.
+    public final class WalkKeeping: @unchecked Sendable {
+        // `@unchecked`: every member is touched only under `lock`.
+        private let lock = NSLock()
+        private let fileSystem: any LibraryFileSystem
+        private var roots: [String]?
+        /// Every folder the last walk listed, and every root (nil where nothing was there), with its stamp then.
+        private var watched: [String: FileStamp?] = [:]
+        /// The files the last walk stamped, and the learned-words files it looked for.
+        private var files: [String] = []
+        /// The stamps the last check gave.
+        private var last: [String: FileStamp] = [:]
+        private var walkCount = 0
+
+        public init(fileSystem: any LibraryFileSystem = DiskFileSystem()) { self.fileSystem = fileSystem }
+
+        /// Walks made so far (a check that found nothing changed walks nothing).
+        public var walks: Int { lock.withLock { walkCount } }
+
+        @Sendable public func stamps(under paths: [String]) -> [String: FileStamp] {
+            lock.withLock {
+                if roots == paths, watched.allSatisfy({ DiskStamps.status(of: $0.key)?.stamp == $0.value }) {
+                    var current: [String: FileStamp] = [:]
+                    for path in files {
+                        if let status = DiskStamps.status(of: path), !status.isDirectory { current[path] = status.stamp }
+                    }
+                    if current == last { return current }
+                }
+                let listing = ListingFileSystem(fileSystem)
+                last = DiskStamps.stamps(under: paths, fileSystem: listing)
+                walkCount += 1
+                roots = paths
+                let learned = paths.flatMap { path in
+                    [true, false].map { LearnedWords.filePath(inFolder: LearnedWords.folder(forLibraryPath: path, isDirectory: $0)) }
+                }
+                files = Array(Set(last.keys).union(learned))
+                watched = [:]
+                for path in listing.listed.union(paths) { watched.updateValue(DiskStamps.status(of: path)?.stamp, forKey: path) }
+                return last
+            }
+        }
+    }
+
+    /// A file system that records every folder listed through it.
+    private final class ListingFileSystem: LibraryFileSystem, @unchecked Sendable {
+        // `@unchecked`: `listed` is touched only under `lock`; a walk lists from one thread.
+        private let base: any LibraryFileSystem
+        private let lock = NSLock()
+        private var folders: Set<String> = []
+        init(_ base: any LibraryFileSystem) { self.base = base }
+        var listed: Set<String> { lock.withLock { folders } }
+        func item(at path: String) -> FileSystemItem { base.item(at: path) }
+        func contentsOfDirectory(at path: String) throws -> [String] {
+            lock.withLock { _ = folders.insert(path) }
+            return try base.contentsOfDirectory(at: path)
+        }
+        func contents(of path: String) throws -> [UInt8] { try base.contents(of: path) }
+        func contents(of path: String, maximumSize: Int) throws -> [UInt8] { try base.contents(of: path, maximumSize: maximumSize) }
+        func canonicalPath(of path: String) -> String? { base.canonicalPath(of: path) }
+        func identity(of path: String) -> String? { base.identity(of: path) }
+    }
+
+    /// The size and modification time of what `path` names (links followed), and whether it is a folder; nil when
+    /// nothing is there. One `stat`.
+    static func status(of path: String) -> (stamp: FileStamp, isDirectory: Bool)? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        #if canImport(Darwin)
+            let time = status.st_mtimespec
+        #else
+            let time = status.st_mtim
+        #endif
+        let modified = Date(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000)
+        return (FileStamp(size: Int(status.st_size), modified: modified), status.st_mode & S_IFMT == S_IFDIR)
     }
 
     /// Whether `path` is a repository's `refs` folder (`GitRevision.watchedPaths(of:)`): a folder named `refs` beside
