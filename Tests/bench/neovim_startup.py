@@ -218,10 +218,12 @@ def main() -> int:
                 setup = statistics.median(r["setup_ms"] for r in results)
                 loaded = statistics.median(r.get("loaded_ms", float("nan")) for r in results)
                 requests = statistics.median(r["requests"] for r in results)
+                attached = statistics.median(r["attached_ms"] - r["setup_ms"] for r in results)
                 memory = max(r.get("vm_hwm_kib") or 0 for r in results) / 1024
                 print(f"  {label} ({snippets_count}):")
-                print(f"    snippets-lsp   {fmt_ms(from_start)}  (setup +{setup:.1f} ms; {requests:.0f} requests; "
-                      f"{last['items']} items; load announced at {loaded:.0f} ms; peak memory {memory:.1f} MiB)")
+                print(f"    snippets-lsp   {fmt_ms(from_start)}  (setup +{setup:.1f} ms; attached at {attached:.1f} ms; "
+                      f"requests sent: {requests:.0f}; {last['items']} items; load announced at {loaded:.0f} ms; "
+                      f"peak memory {memory:.1f} MiB)")
             if mini is None:
                 print("    mini.snippets  skipped")
             elif paths != [friendly]:
@@ -235,7 +237,8 @@ def main() -> int:
                 else:
                     times = [r["from_start_ms"] for r in mini_results]
                     mini_setup = statistics.median(r["setup_ms"] for r in mini_results)
-                    print(f"    mini.snippets  {fmt_ms(times)}  (setup +{mini_setup:.1f} ms; "
+                    mini_attached = statistics.median(r["attached_ms"] - r["setup_ms"] for r in mini_results)
+                    print(f"    mini.snippets  {fmt_ms(times)}  (setup +{mini_setup:.1f} ms; attached at {mini_attached:.1f} ms; "
                           f"{mini_results[-1]['items']} items)")
                     if not error:
                         ratio = statistics.median(from_start) / statistics.median(times)
