@@ -6,9 +6,10 @@
 --   file     a python file holding the trigger on line 1 (opened before the clock starts)
 --   out      where the result (JSON) is written
 --   timeout_ms  the run gives up (and writes an error) after this long
---   settle   (ours) after the first completion, wait for the load announcement and a quiet server, then read its
---            peak memory (VmHWM)
---   idle_ms  (ours, with settle) then measure the server's CPU time over this long, Neovim idle
+--   settle_ms  (ours) after the first completion, wait (at most this long) for the load announcement and a quiet
+--            server (it embeds every snippet for ask after serving), then read its peak memory (VmHWM)
+--   idle_ms  (ours, with settle_ms) then measure the server's CPU time over this long, Neovim idle
+-- Every run of ours reads the server's VmHWM just before Neovim quits (and stops it).
 -- ours: bin, plugin (editors/neovim), libraries; mini: mini (a mini.nvim folder), rtp (folders holding snippets/).
 -- The clock starts just before the plugin is required and set up; `start_ms` is from the first vim.lsp.start call
 -- (which spawns the server), `setup_ms` the part before it.
@@ -24,11 +25,16 @@ local function write_result()
   file:close()
 end
 
+local vm_hwm_kib
+
 local function finish()
   if finished then
     return
   end
   finished = true
+  if server_pid then
+    result.vm_hwm_kib = vm_hwm_kib(server_pid) or result.vm_hwm_kib
+  end
   write_result()
   vim.cmd('qall!')
 end
@@ -62,7 +68,7 @@ local function cpu_ticks(pid)
   return tonumber(fields[12]) + tonumber(fields[13])
 end
 
-local function vm_hwm_kib(pid)
+function vm_hwm_kib(pid)
   local status = read_file('/proc/' .. pid .. '/status') or ''
   return tonumber(status:match('VmHWM:%s+(%d+)'))
 end
@@ -112,10 +118,10 @@ end
 -- then (idle_ms) the CPU the server uses while nothing happens.
 local function settle_and_finish()
   server_pid = server_pid or find_server()
-  if not (cfg.settle and server_pid) then
+  if not (cfg.settle_ms and server_pid) then
     return finish()
   end
-  local deadline = hrtime() + 120e9
+  local deadline = hrtime() + cfg.settle_ms * 1e6
   local last, quiet_polls = cpu_ticks(server_pid), 0
   local function poll()
     local now = cpu_ticks(server_pid)
@@ -129,7 +135,8 @@ local function settle_and_finish()
       return vim.defer_fn(poll, 500)
     end
     result.settled_ms = ms(hrtime())
-    result.vm_hwm_kib = vm_hwm_kib(server_pid)
+    result.quiet = quiet_polls >= 2
+    result.settled_hwm_kib = vm_hwm_kib(server_pid)
     if not cfg.idle_ms then
       return finish()
     end
@@ -138,7 +145,6 @@ local function settle_and_finish()
       local after, wall = cpu_ticks(server_pid), (hrtime() - started) / 1e9
       result.idle_cpu_s = (after - before) / 100 -- USER_HZ is 100 on Linux
       result.idle_wall_s = wall
-      result.vm_hwm_kib = vm_hwm_kib(server_pid)
       finish()
     end, cfg.idle_ms)
   end

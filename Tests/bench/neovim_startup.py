@@ -11,10 +11,12 @@ mini.snippets is set up the same way (`gen_loader.from_lang()` over friendly-sni
 espanso files are n/a for it. mini.nvim comes from --mini (a git dir or a checkout), $MINI_NVIM or the /work/.mirror
 copy, and is copied into .build/bench/mini.nvim (ignored by git), never into the tracked tree.
 
-Also printed: the server's peak memory (VmHWM, after the load is announced and the server is quiet) per library,
-`--version` wall time (median of 20) for the release and the static binary, and the server's idle CPU over
---idle-seconds with every corpus loaded and Neovim attached, as a share of one core. Figures, never assertions:
-exits 0 when everything ran.
+Also printed: the server's peak memory (VmHWM) at the first completion, and in the warm-up run once the load is
+announced and the server is quiet (after serving, it embeds every snippet for ask; vectors are cached by content in
+.build/bench/cache, the benchmark's own $XDG_CACHE_HOME, so only the first run ever embeds them all), `--version`
+wall time (median of 20) for the release and the static binary, and the server's idle CPU over --idle-seconds with
+every corpus loaded, quiet, and Neovim attached, as a share of one core. Figures, never assertions: exits 0 when
+everything ran.
 
 Run by `make bench`: `.venv/bin/python Tests/bench/neovim_startup.py --bin .build/release/snippets-lsp --shared ../shared`.
 """
@@ -99,6 +101,18 @@ def kill_pid(pid: int | None) -> None:
             pass
 
 
+def children_of(parent: int) -> list[int]:
+    pids = []
+    for entry in pathlib.Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == parent:
+                    pids.append(int(entry.name))
+            except (OSError, IndexError, ValueError):
+                continue
+    return pids
+
+
 class Runner:
     """Runs one Neovim per measurement and kills Neovim and the server it started on every exit path."""
 
@@ -113,7 +127,8 @@ class Runner:
         out = self.work / f"result-{self.count}.json"
         config = dict(config, file=str(self.file), out=str(out), timeout_ms=int(timeout_s * 1000), bin=self.bin)
         env = dict(os.environ, BENCH_CONFIG=json.dumps(config), XDG_STATE_HOME=str(self.work / "state"),
-                   XDG_DATA_HOME=str(self.work / "data"), XDG_CONFIG_HOME=str(self.work / "config"))
+                   XDG_DATA_HOME=str(self.work / "data"), XDG_CONFIG_HOME=str(self.work / "config"),
+                   XDG_CACHE_HOME=str(BENCH_DIR / "cache"))
         process = subprocess.Popen([self.nvim, "--headless", "--clean", "-u", str(INIT_LUA)], cwd=self.work,
                                    env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.PIPE, start_new_session=True)
@@ -129,6 +144,7 @@ class Runner:
             elif "error" not in result:
                 result["error"] = f"no result (Neovim exit {process.returncode}): {stderr.decode(errors='replace')[-300:]}"
         finally:
+            children = children_of(process.pid)  # the server, should Neovim still run
             if process.poll() is None:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
@@ -137,7 +153,13 @@ class Runner:
                     os.killpg(process.pid, signal.SIGKILL)  # anything left in Neovim's group
                 except OSError:
                     pass
-            kill_pid(result.get("server_pid"))
+            if not result.get("server_pid") and out.exists():
+                try:
+                    result["server_pid"] = json.loads(out.read_text(encoding="utf-8")).get("server_pid")
+                except ValueError:
+                    pass
+            for pid in children + [result.get("server_pid")]:
+                kill_pid(pid)
         return result
 
 
@@ -145,16 +167,21 @@ def fmt_ms(values: list[float]) -> str:
     return f"{statistics.median(values):7.1f} / {min(values):7.1f} ms"
 
 
-def measure(runner: Runner, label: str, config: dict, runs: int, timeout_s: float) -> tuple[list[dict], str | None]:
-    """One warm-up, then `runs` runs; returns the measured runs' results, or the first error."""
+def measure(runner: Runner, config: dict, runs: int, timeout_s: float,
+            warm_up: dict | None = None) -> tuple[dict, list[dict], str | None]:
+    """One warm-up (with `warm_up` added to its settings), then `runs` runs; returns the warm-up's result, the
+    measured runs' results, or the first error."""
+    first = runner.run(dict(config, **(warm_up or {})), timeout_s + (warm_up or {}).get("settle_ms", 0) / 1000
+                       + (warm_up or {}).get("idle_ms", 0) / 1000)
+    if "error" in first or "from_start_ms" not in first:
+        return first, [], "warm-up: " + first.get("error", "no completion")
     results = []
-    for index in range(runs + 1):
+    for _ in range(runs):
         result = runner.run(config, timeout_s)
         if "error" in result or "from_start_ms" not in result:
-            return results, result.get("error", "no completion")
-        if index > 0:
-            results.append(result)
-    return results, None
+            return first, results, result.get("error", "no completion")
+        results.append(result)
+    return first, results, None
 
 
 def version_times(bin_path: pathlib.Path, count: int = 20) -> list[float]:
@@ -173,6 +200,8 @@ def main() -> int:
     parser.add_argument("--mini", default=os.environ.get("MINI_NVIM"), help="mini.nvim: a git dir or a checkout")
     parser.add_argument("--runs", type=int, default=5, help="measured runs per library (after one warm-up)")
     parser.add_argument("--idle-seconds", type=float, default=30.0)
+    parser.add_argument("--settle-seconds", type=float, default=900.0,
+                        help="at most this long for the warm-up's server to be quiet (a cold vector cache: minutes)")
     arguments = parser.parse_args()
 
     bin_path = pathlib.Path(arguments.bin).resolve()
@@ -204,33 +233,37 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="snippets-nvim-bench-") as work_dir:
         runner = Runner(nvim, str(bin_path), pathlib.Path(work_dir))
         for label, paths in libraries.items():
-            snippets_count = ""
-            config = {"mode": "ours", "plugin": str(PLUGIN), "libraries": [str(p) for p in paths], "settle": True}
-            idle = label == "all corpora"
-            results, error = measure(runner, label, config, arguments.runs, 180)
+            config = {"mode": "ours", "plugin": str(PLUGIN), "libraries": [str(p) for p in paths]}
+            warm_up = {"settle_ms": int(arguments.settle_seconds * 1000)}
+            if label == "all corpora":
+                warm_up["idle_ms"] = int(arguments.idle_seconds * 1000)
+            first, results, error = measure(runner, config, arguments.runs, 180, warm_up)
+            snippets_count = (first.get("load_message") or "").split(" from ")[0].removeprefix("loaded ")
+            print(f"  {label} ({snippets_count or '?'}):")
             if error:
-                print(f"  {label}: snippets-lsp failed: {error}")
+                print(f"    snippets-lsp   failed: {error}")
                 exit_code = 1
             else:
-                last = results[-1]
-                snippets_count = (last.get("load_message") or "").split(" from ")[0].removeprefix("loaded ")
                 from_start = [r["from_start_ms"] for r in results]
                 setup = statistics.median(r["setup_ms"] for r in results)
                 loaded = statistics.median(r.get("loaded_ms", float("nan")) for r in results)
                 requests = statistics.median(r["requests"] for r in results)
                 attached = statistics.median(r["attached_ms"] - r["setup_ms"] for r in results)
-                memory = max(r.get("vm_hwm_kib") or 0 for r in results) / 1024
-                print(f"  {label} ({snippets_count}):")
+                memory = statistics.median((r.get("vm_hwm_kib") or 0) for r in results) / 1024
                 print(f"    snippets-lsp   {fmt_ms(from_start)}  (setup +{setup:.1f} ms; attached at {attached:.1f} ms; "
-                      f"requests sent: {requests:.0f}; {last['items']} items; load announced at {loaded:.0f} ms; "
-                      f"peak memory {memory:.1f} MiB)")
+                      f"requests sent: {requests:.0f}; {results[-1]['items']} items; peak memory at the first "
+                      f"completion {memory:.1f} MiB)")
+                settled = first.get("settled_ms", float("nan")) / 1000
+                state = f"quiet at {settled:.1f} s" if first.get("quiet") else f"still busy at {settled:.1f} s"
+                print(f"    warm-up run    load announced at {first.get('loaded_ms', float('nan')):.0f} ms, server "
+                      f"{state}; peak memory then {(first.get('settled_hwm_kib') or 0) / 1024:.1f} MiB")
             if mini is None:
                 print("    mini.snippets  skipped")
             elif paths != [friendly]:
                 print("    mini.snippets  n/a (reads VS Code JSON only: not SnipMate, UltiSnips, yasnippet, espanso)")
             else:
                 mini_config = {"mode": "mini", "mini": str(mini), "rtp": [str(friendly)]}
-                mini_results, mini_error = measure(runner, label, mini_config, arguments.runs, 60)
+                _, mini_results, mini_error = measure(runner, mini_config, arguments.runs, 60)
                 if mini_error:
                     print(f"    mini.snippets  failed: {mini_error}")
                     exit_code = 1
@@ -238,21 +271,19 @@ def main() -> int:
                     times = [r["from_start_ms"] for r in mini_results]
                     mini_setup = statistics.median(r["setup_ms"] for r in mini_results)
                     mini_attached = statistics.median(r["attached_ms"] - r["setup_ms"] for r in mini_results)
-                    print(f"    mini.snippets  {fmt_ms(times)}  (setup +{mini_setup:.1f} ms; attached at {mini_attached:.1f} ms; "
-                          f"{mini_results[-1]['items']} items)")
+                    print(f"    mini.snippets  {fmt_ms(times)}  (setup +{mini_setup:.1f} ms; attached at "
+                          f"{mini_attached:.1f} ms; {mini_results[-1]['items']} items)")
                     if not error:
                         ratio = statistics.median(from_start) / statistics.median(times)
                         print(f"    ratio          {ratio:.2f}x mini.snippets (goal: within 1.25x)")
-            if idle and not error:
-                result = runner.run(dict(config, idle_ms=int(arguments.idle_seconds * 1000)),
-                                    180 + arguments.idle_seconds)
-                if "idle_cpu_s" in result:
-                    share = result["idle_cpu_s"] / result["idle_wall_s"] * 100
-                    print(f"    idle CPU       {result['idle_cpu_s'] * 1000:.0f} ms over {result['idle_wall_s']:.1f} s "
-                          f"= {share:.2f}% of a core (goal: under 0.5%); peak memory "
-                          f"{(result.get('vm_hwm_kib') or 0) / 1024:.1f} MiB")
+            if "idle_ms" in warm_up:
+                if "idle_cpu_s" in first:
+                    share = first["idle_cpu_s"] / first["idle_wall_s"] * 100
+                    print(f"    idle CPU       {first['idle_cpu_s'] * 1000:.0f} ms over {first['idle_wall_s']:.1f} s "
+                          f"after the warm-up's server was {'quiet' if first.get('quiet') else 'still busy'} = "
+                          f"{share:.2f}% of a core (goal: under 0.5%)")
                 else:
-                    print(f"    idle CPU       failed: {result.get('error', 'no figure')}")
+                    print(f"    idle CPU       failed: {first.get('error', 'no figure')}")
                     exit_code = 1
 
     print("--version (wall, median / min of 20):")
@@ -266,5 +297,11 @@ def main() -> int:
     return exit_code
 
 
+def exit_on_signal(signum: int, _frame) -> None:
+    raise SystemExit(128 + signum)  # unwinds through the runner's cleanup (Neovim and the server are killed)
+
+
 if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, exit_on_signal)
+    signal.signal(signal.SIGHUP, exit_on_signal)
     sys.exit(main())
