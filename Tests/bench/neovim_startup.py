@@ -200,7 +200,7 @@ def main() -> int:
     parser.add_argument("--mini", default=os.environ.get("MINI_NVIM"), help="mini.nvim: a git dir or a checkout")
     parser.add_argument("--runs", type=int, default=5, help="measured runs per library (after one warm-up)")
     parser.add_argument("--idle-seconds", type=float, default=30.0)
-    parser.add_argument("--settle-seconds", type=float, default=900.0,
+    parser.add_argument("--settle-seconds", type=float, default=1800.0,
                         help="at most this long for the warm-up's server to be quiet (a cold vector cache: minutes)")
     arguments = parser.parse_args()
 
