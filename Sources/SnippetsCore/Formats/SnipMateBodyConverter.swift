@@ -417,7 +417,7 @@ public enum SnipMateBacktick {
         var iterator = format.makeIterator()
         while let character = iterator.next() {
             guard character == "%" else {
-                result += escapeText(String(character))
+                result += SnippetBody.escaped(String(character))
                 continue
             }
             guard let directive = iterator.next() else { return nil }
@@ -452,21 +452,11 @@ public enum SnipMateBacktick {
         let pattern = strings.first ?? ""
         if pattern.isEmpty {
             if strings.count == 2, !strings[1].isEmpty {
-                return "${TM_FILENAME_BASE:\(escapeText(strings[1]))}"
+                return "${TM_FILENAME_BASE:\(SnippetBody.escaped(strings[1]))}"
             }
             return "${TM_FILENAME_BASE}"
         }
-        return pattern.split(separator: "$1", omittingEmptySubsequences: false).map { escapeText(String($0)) }.joined(separator: "${TM_FILENAME_BASE}")
-    }
-
-    /// `text` written so that LSP reads it literally.
-    static func escapeText(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            if character == "$" || character == "}" || character == "\\" { result.append("\\") }
-            result.append(character)
-        }
-        return result
+        return pattern.split(separator: "$1", omittingEmptySubsequences: false).map { SnippetBody.escaped(String($0)) }.joined(separator: "${TM_FILENAME_BASE}")
     }
 }
 

@@ -118,13 +118,7 @@ struct EspansoReplacement {
     }
 
     static func escaped(_ text: some StringProtocol) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            if character == "$" || character == "}" || character == "\\" { result.append("\\") }
-            result.append(character)
-        }
-        return result
+        SnippetBody.escaped(String(text))
     }
 
     /// `text` as espanso types it: `\{\{` and `\}\}` without their backslashes, as its renderer's last step

@@ -252,7 +252,7 @@ struct UltiSnipsBodyConverter {
         }
         let fallback = Self.unescapingBackslashes(text(position..<stop))
         if scalars[stop] == "}" {
-            emit(fallback.isEmpty ? "${TM_SELECTED_TEXT}" : "${TM_SELECTED_TEXT:\(SnipMateBacktick.escapeText(fallback))}", from: offset)
+            emit(fallback.isEmpty ? "${TM_SELECTED_TEXT}" : "${TM_SELECTED_TEXT:\(SnippetBody.escaped(fallback))}", from: offset)
             return stop + 1
         }
         guard let searchEnd = unescaped("/", from: stop + 1, limit: limit),
@@ -274,7 +274,7 @@ struct UltiSnipsBodyConverter {
                 let transformed = SnippetTransform(regex: converted.regex, format: converted.format, options: converted.flags)
                     .apply(to: fallback, budget: RegexBudget(ticks: Self.defaultTransformTicks))
             {
-                emit("${TM_SELECTED_TEXT:\(SnipMateBacktick.escapeText(transformed))}", from: offset)
+                emit("${TM_SELECTED_TEXT:\(SnippetBody.escaped(transformed))}", from: offset)
                 notes.append((offset, .note, UltiSnipsCode.transformation, "an LSP variable takes a default or a transformation, not both: with nothing selected the default '\(fallback)' is inserted transformed ('\(transformed)'), and a selection is inserted untransformed"))
                 return close + 1
             }

@@ -45,7 +45,7 @@ enum UltiSnipsInterpolation {
         }
         if expression.hasPrefix("snip.basenameor'"), expression.hasSuffix("'") {
             let fallback = expression.dropFirst("snip.basenameor'".count).dropLast()
-            if !fallback.contains("'") { return "${TM_FILENAME_BASE:\(SnipMateBacktick.escapeText(String(fallback)))}" }
+            if !fallback.contains("'") { return "${TM_FILENAME_BASE:\(SnippetBody.escaped(String(fallback)))}" }
         }
         if expression.hasPrefix("t["), let close = expression.firstIndex(of: "]"),
             let number = Int(expression[expression.index(expression.startIndex, offsetBy: 2)..<close]), number >= 0
@@ -73,7 +73,7 @@ enum UltiSnipsInterpolation {
             } else if rest.first == "'", let close = rest.dropFirst().firstIndex(of: "'") {
                 let text = rest[rest.index(after: rest.startIndex)..<close]
                 guard !text.contains("\\") else { return "" }
-                output += SnipMateBacktick.escapeText(String(text))
+                output += SnippetBody.escaped(String(text))
                 rest = rest[rest.index(after: close)...]
             } else {
                 return ""

@@ -356,15 +356,17 @@ enum UltiSnipsTransformation {
                     default: return .failure(Refusal("a conditional or case change inside '\\U…\\E' has no LSP counterpart"))
                     }
                 }
+            // A conditional's text is read up to its `}` (the `?` form's if-text up to its `:`) with `\$`, `\}` and
+            // `\\` as its only escapes, as any snippet text: a `/` or `:` there is text.
             case .groupOrElse(let group, let no):
-                output += "${\(group):-\(escapeConditionalText(no))}"
+                output += "${\(group):-\(SnippetBody.escaped(no))}"
             case .conditional(let group, let yes, let no):
                 if yes.contains(":"), !(no?.isEmpty ?? true) {
                     return .failure(Refusal("a conditional's text '\(yes)' holds ':' before its 'otherwise' text, which LSP's ${N:?if:else} cannot say"))
                 }
                 switch (yes.isEmpty, no?.isEmpty ?? true) {
-                case (false, false): output += "${\(group):?\(escapeConditionalText(yes)):\(escapeConditionalText(no!))}"
-                case (false, true): output += "${\(group):+\(escapeConditionalText(yes))}"
+                case (false, false): output += "${\(group):?\(SnippetBody.escaped(yes)):\(SnippetBody.escaped(no!))}"
+                case (false, true): output += "${\(group):+\(SnippetBody.escaped(yes))}"
                 case (true, false):
                     // LSP's `${1:-else}` gives the group when it matched, where UltiSnips gives nothing.
                     return .failure(Refusal("a conditional with nothing for a match and text otherwise has no LSP counterpart"))
@@ -374,7 +376,7 @@ enum UltiSnipsTransformation {
                 for part in inner {
                     switch part {
                     case .text(let text) where group == 0: output += escapeFormatText(text)  // group 0 always matched
-                    case .text(let text): output += "${\(group):+\(escapeConditionalText(text))}"
+                    case .text(let text): output += "${\(group):+\(SnippetBody.escaped(text))}"
                     case .group(let other): output += "${\(other)}"
                     default: return .failure(Refusal("a conditional holds more than text and groups"))
                     }
@@ -382,17 +384,6 @@ enum UltiSnipsTransformation {
             }
         }
         return .success(output)
-    }
-
-    /// `text` as the text of a format conditional (`${N:+text}`, `${N:?text:text}`, `${N:-text}`), which VS Code reads
-    /// up to its `}` (or the `?` form's `:`) with only `\$`, `\}` and `\\` as escapes: a `/` or `:` there is text.
-    static func escapeConditionalText(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            if character == "$" || character == "}" || character == "\\" { result.append("\\") }
-            result.append(character)
-        }
-        return result
     }
 
     /// For each capturing group of a Python regex, the groups that enclose it (0, the whole match, encloses all): a

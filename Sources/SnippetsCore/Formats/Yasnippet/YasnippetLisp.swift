@@ -26,7 +26,7 @@ enum YasnippetLisp {
         if let text = fixed[compact] { return text }
         // A string literal is its own value.
         if compact.first == "\"", let strings = stringLiterals(Substring(compact)), strings.count == 1 {
-            return SnipMateBacktick.escapeText(strings[0])
+            return SnippetBody.escaped(strings[0])
         }
         if let text = formatTime(compact) { return text }
         return nil
