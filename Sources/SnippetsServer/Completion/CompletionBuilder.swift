@@ -265,24 +265,18 @@ public struct CompletionBuilder: Sendable {
         case .textEdit(let edit): newText = edit.newText
         case .insertReplace(let edit): newText = edit.newText
         }
-        func replacing(with text: String) -> CompletionTextEdit {
-            if let replace = wordRanges.replace {
-                return .insertReplace(InsertReplaceEdit(newText: text, insert: wordRanges.insert, replace: replace))
-            }
-            return .textEdit(TextEdit(range: wordRanges.insert, newText: text))
-        }
         if run.utf8Range.lowerBound < word.utf8Range.lowerBound {
             let before = String(table.slice(run.utf8Range.lowerBound..<word.utf8Range.lowerBound))
             guard item.label.lowercased().hasPrefix(before.lowercased()) else { return item }
             let start = table.lspPosition(ofUTF8Offset: run.utf8Range.lowerBound, in: encoding)
             changed.additionalTextEdits = [TextEdit(range: LSPRange(start: start, end: wordRanges.insert.start), newText: "")]
             changed.filterText = String(item.label.dropFirst(before.count))
-            changed.textEdit = replacing(with: newText)
+            changed.textEdit = wordRanges.edit(newText: newText)
         } else {
             let kept = String(table.slice(word.utf8Range.lowerBound..<run.utf8Range.lowerBound))
             let isSnippet = item.insertTextFormat == .snippet
             changed.filterText = word.text
-            changed.textEdit = replacing(with: (isSnippet ? SnippetBody.escaped(kept) : kept) + newText)
+            changed.textEdit = wordRanges.edit(newText: (isSnippet ? SnippetBody.escaped(kept) : kept) + newText)
         }
         return changed
     }
@@ -300,6 +294,12 @@ public struct CompletionBuilder: Sendable {
         var insert: LSPRange
         /// From the run's start to the end of the word after the cursor; nil unless the client takes it.
         var replace: LSPRange?
+
+        /// The edit inserting `newText` over these ranges.
+        func edit(newText: String) -> CompletionTextEdit {
+            if let replace { return .insertReplace(InsertReplaceEdit(newText: newText, insert: insert, replace: replace)) }
+            return .textEdit(TextEdit(range: insert, newText: newText))
+        }
     }
 
     private func editRanges(for run: TypedPrefix.Run, prefix: TypedPrefix, table: LineTable, style: ItemStyle) -> EditRanges {
@@ -325,12 +325,7 @@ public struct CompletionBuilder: Sendable {
             insertion = library.renderedBodies.insertion(of: snippet, engine: style.engine, resolving: resolve)
         }
         let newText = insertion.text
-        let edit: CompletionTextEdit
-        if let replace = ranges.replace {
-            edit = .insertReplace(InsertReplaceEdit(newText: newText, insert: ranges.insert, replace: replace))
-        } else {
-            edit = .textEdit(TextEdit(range: ranges.insert, newText: newText))
-        }
+        let edit = ranges.edit(newText: newText)
         // Clients filter items against the typed text; an item found through its title or body would be dropped
         // unless its filter text starts with what was typed.
         // Neovim's built-in completion inserts the filter text as the item's word while the user moves through the
