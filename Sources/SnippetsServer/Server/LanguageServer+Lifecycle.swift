@@ -38,6 +38,7 @@ extension LanguageServer {
         startLayers = selection.layers
         phase = .running
         await library.select(selection)
+        if let key = triggerCharacterKey { firstLoadMemory = (key, selection.watchedRoots, Date()) }
         await library.scheduleReload()
 
         var capabilities = ServerCapabilities(
@@ -215,27 +216,27 @@ extension LanguageServer {
     /// are unchanged since: `initialize` then needs no load. One walk of the library's files (no read), only when a
     /// list is kept for it.
     private func rememberedTriggerCharacters() -> [String]? {
-        guard let key = triggerCharacterKey, let memory = configuration.triggerCharacterMemory, memory.hasList(for: key),
-            let stamps = configuration.libraryStamps?(selection.watchedRoots)
+        guard let first = firstLoadMemory, let memory = configuration.triggerCharacterMemory, memory.hasList(for: first.key),
+            let stamps = configuration.libraryStamps?(first.roots)
         else { return nil }
-        return memory.recall(key, stamps: stamps)
+        return memory.recall(first.key, stamps: stamps)
     }
 
-    /// Keeps the trigger characters of `snapshot` (the whole library) for the next start, in the background, when no
-    /// file under the library's roots changed since its load began (so they are that load's).
+    /// Keeps the trigger characters of the first load's `snapshot` (the whole library) for the next start, in the
+    /// background, when no file under the library's roots changed since that load was scheduled (so they are that
+    /// load's, read for the key and roots of `initialize`). Later loads keep nothing: the next start waits once.
     private func keepTriggerCharacters(of snapshot: LibrarySnapshot) {
-        guard let key = triggerCharacterKey, let memory = configuration.triggerCharacterMemory,
+        guard snapshot.generation == 1, let first = firstLoadMemory, let memory = configuration.triggerCharacterMemory,
             let stampsOf = configuration.libraryStamps
         else { return }
-        let roots = selection.watchedRoots
-        let characters = TriggerCharacters.advertised(
-            for: snapshot.library, includingWordCharacters: client.completesOnlyOnTriggerCharacters)
-        let library = library
+        let words = client.completesOnlyOnTriggerCharacters
         Task.detached(priority: .utility) {
-            guard let began = await library.lastLoadBegan else { return }
-            let stamps = await LibraryService.offCooperativeThreads { stampsOf(roots) }
-            guard !stamps.values.contains(where: { $0.modified >= began }) else { return }
-            await LibraryService.offCooperativeThreads { memory.keep(characters, for: key, stamps: stamps) }
+            await LibraryService.offCooperativeThreads {
+                let stamps = stampsOf(first.roots)
+                guard !stamps.values.contains(where: { $0.modified >= first.began }) else { return }
+                let characters = TriggerCharacters.advertised(for: snapshot.library, includingWordCharacters: words)
+                memory.keep(characters, for: first.key, stamps: stamps)
+            }
         }
     }
 

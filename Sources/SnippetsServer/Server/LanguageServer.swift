@@ -45,6 +45,9 @@ public actor LanguageServer {
     /// written), `saveTo`, the model's URL and its role (see `changeConfiguration`).
     var startLayers: [LibraryLayer]?
     var startSettings: ServerSettings?
+    /// For a client that cannot register completion later: what the first load's trigger characters are kept under
+    /// (`TriggerCharacterMemory`), the roots whose files it read, and when it was scheduled.
+    var firstLoadMemory: (key: TriggerCharacterMemory.Key, roots: [String], began: Date)?
 
     /// A server that will speak over `transport` once `run()` is called.
     public init(

@@ -82,9 +82,6 @@ actor LibraryService {
         self.log = log
     }
 
-    /// When the last load began (file modification times are compared with it); nil before the first.
-    var lastLoadBegan: Date? { loading.lastBegan }
-
     /// Sets what runs after each install (the server's publishing and announcing).
     func setInstallHandler(_ handler: @escaping InstallHandler) {
         onInstall = handler
