@@ -12,26 +12,8 @@ import pytest
 
 from test_emacs import run_readme_setup
 
-LIBRARY = """snippet "if else" "two words"
-if ${1:cond} else
-endsnippet
-
-snippet else "one word"
-else:
-endsnippet
-
-snippet elsewhere "another word"
-elsewhere
-endsnippet
-
-snippet sr "squared" i
-^2
-endsnippet
-
-snippet xsrf "a word that starts the same"
-cross-site request forgery
-endsnippet
-"""
+# The UltiSnips library both editors' tests complete from.
+LIBRARY = (pathlib.Path(__file__).resolve().parents[1] / "multiword.snippets").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("client", ["eglot", "lsp-mode"])

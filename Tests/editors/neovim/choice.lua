@@ -35,12 +35,7 @@ run({
   end },
   { 'loaded', function()
     -- The library loads after `initialize` is answered: ask until the snippet is found.
-    vim.api.nvim_buf_set_lines(0, 0, -1, false, { 'ooo' })
-    local params = { textDocument = { uri = vim.uri_from_bufnr(0) }, position = { line = 0, character = 3 } }
-    local responses = vim.lsp.buf_request_sync(0, 'textDocument/completion', params, step_timeout_ms)
-    local response = responses and responses[client.id]
-    local items = response and response.result and (response.result.items or response.result) or {}
-    for _, item in ipairs(items) do
+    for _, item in ipairs(harness.completion_items(client, 'ooo')) do
       if item.label == 'ooo' then
         result.sent = item.textEdit and item.textEdit.newText
         return true

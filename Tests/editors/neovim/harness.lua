@@ -1,5 +1,6 @@
 -- Shared by the headless Neovim test scripts: `finish` writes the observations and quits, `run` runs bounded steps
--- in order, `record_events` logs modes and keys, `enable_snippets` starts the server with built-in completion. Load with `dofile(vim.fs.joinpath(vim.fs.dirname(debug.getinfo(1, 'S').source:sub(2)), 'harness.lua'))`.
+-- in order, `record_events` logs modes and keys, `enable_snippets` starts the server with built-in completion,
+-- `completion_items` asks the server directly. Load with `dofile(vim.fs.joinpath(vim.fs.dirname(debug.getinfo(1, 'S').source:sub(2)), 'harness.lua'))`.
 
 local M = {}
 
@@ -17,6 +18,19 @@ function M.new(result, result_path, step_timeout_ms)
     file:write(vim.json.encode(result))
     file:close()
     vim.cmd('qall!')
+  end
+
+  -- The items `client` answers for a completion at the end of the current buffer, set to the one line `line`: none
+  -- while the library is still being read, so a step asks again until what it wants is there.
+  function harness.completion_items(client, line)
+    vim.api.nvim_buf_set_lines(0, 0, -1, false, { line })
+    local params = {
+      textDocument = { uri = vim.uri_from_bufnr(0) },
+      position = { line = 0, character = vim.str_utfindex(line, client.offset_encoding, #line) },
+    }
+    local responses = vim.lsp.buf_request_sync(0, 'textDocument/completion', params, step_timeout_ms)
+    local response = responses and responses[client.id]
+    return response and response.result and (response.result.items or response.result) or {}
   end
 
   -- Runs `steps` ({name, function} pairs) in order; each returns true when its work is done (it is polled every

@@ -103,12 +103,7 @@ local steps = {
   end },
   { 'loaded', function()
     -- The library loads after `initialize` is answered: ask until the snippet is found.
-    vim.api.nvim_buf_set_lines(0, 0, -1, false, { 'els' })
-    local params = { textDocument = { uri = vim.uri_from_bufnr(0) }, position = { line = 0, character = 3 } }
-    local responses = vim.lsp.buf_request_sync(0, 'textDocument/completion', params, step_timeout_ms)
-    local response = responses and responses[client.id]
-    local items = response and response.result and (response.result.items or response.result) or {}
-    return #items > 0
+    return #harness.completion_items(client, 'els') > 0
   end },
 }
 vim.list_extend(steps, complete('several words', 'x if e', 'if else'))

@@ -122,12 +122,7 @@ run({
   end },
   { 'reloaded', function()
     if not vim.lsp.buf_is_attached(0, client.id) then return false end
-    vim.api.nvim_buf_set_lines(0, 0, -1, false, { 'invth' })
-    local params = { textDocument = { uri = vim.uri_from_bufnr(0) }, position = { line = 0, character = 5 } }
-    local responses = vim.lsp.buf_request_sync(0, 'textDocument/completion', params, step_timeout_ms)
-    local response = responses and responses[client.id]
-    local items = response and response.result and (response.result.items or response.result) or {}
-    for _, item in ipairs(items) do
+    for _, item in ipairs(harness.completion_items(client, 'invth')) do
       if item.label == 'invthx' then return true end
     end
   end },

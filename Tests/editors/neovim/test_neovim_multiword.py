@@ -12,26 +12,8 @@ import pathlib
 
 from nvimkit import run_script
 
-LIBRARY = """snippet "if else" "two words"
-if ${1:cond} else
-endsnippet
-
-snippet else "one word"
-else:
-endsnippet
-
-snippet elsewhere "another word"
-elsewhere
-endsnippet
-
-snippet sr "squared" i
-^2
-endsnippet
-
-snippet xsrf "a word that starts the same"
-cross-site request forgery
-endsnippet
-"""
+# The UltiSnips library both editors' tests complete from.
+LIBRARY = (pathlib.Path(__file__).resolve().parents[1] / "multiword.snippets").read_text(encoding="utf-8")
 
 
 def test_a_trigger_of_several_words_and_one_inside_a_word_complete_in_neovim(tmp_path: pathlib.Path):
