@@ -1,6 +1,6 @@
 ;;; harness.el --- what the Emacs drivers share: observations written as JSON after every stage  -*- lexical-binding: t; -*-
 ;;
-;; Loaded by package_drive.el and prose_drive.el.  Environment: SNIPPETS_TEST_CLIENT (eglot or lsp-mode),
+;; Loaded by package_drive.el, prose_drive.el and multiword_drive.el.  Environment: SNIPPETS_TEST_CLIENT (eglot or lsp-mode),
 ;; SNIPPETS_TEST_RESULT (where the JSON observations go: rewritten after every stage, so a hang still tells where it
 ;; hung).  Every wait is bounded.
 
@@ -34,5 +34,20 @@
     (while (and (not (setq value (funcall predicate))) (< (float-time) deadline))
       (accept-process-output nil 0.02))
     value))
+
+(defun snippets-test-type-keys (text)
+  "Types TEXT key by key: each character a `self-insert-command' with the command hooks around it."
+  (dolist (char (string-to-list text))
+    (setq last-command-event char this-command 'self-insert-command)
+    (run-hooks 'pre-command-hook)
+    (self-insert-command 1 char)
+    (run-hooks 'post-command-hook)
+    (setq last-command this-command)
+    (accept-process-output nil 0.02)))
+
+(defun snippets-test-connected ()
+  (if (equal snippets-test-client "eglot")
+      (and (fboundp 'eglot-current-server) (eglot-current-server))
+    (and (bound-and-true-p lsp-mode) (fboundp 'lsp-workspaces) (lsp-workspaces))))
 
 (provide 'snippets-test-harness)

@@ -7,27 +7,12 @@
 
 (load (expand-file-name "harness.el" (file-name-directory load-file-name)) nil t)
 
-(defun snippets-test-type (text)
-  "Types TEXT key by key: each character a `self-insert-command' with the command hooks around it."
-  (dolist (char (string-to-list text))
-    (setq last-command-event char this-command 'self-insert-command)
-    (run-hooks 'pre-command-hook)
-    (self-insert-command 1 char)
-    (run-hooks 'post-command-hook)
-    (setq last-command this-command)
-    (snippets-test-wait (lambda () nil) 0.05)))
-
-(defun snippets-test-connected ()
-  (if (equal snippets-test-client "eglot")
-      (and (fboundp 'eglot-current-server) (eglot-current-server))
-    (and (bound-and-true-p lsp-mode) (fboundp 'lsp-workspaces) (lsp-workspaces))))
-
 (defun snippets-test-complete (name text label expected)
   "Types TEXT on an empty line, waits for company's menu, notes it, takes LABEL from it, and notes the line once it
 holds EXPECTED (or after a bound)."
   (snippets-test-stage name)
   (erase-buffer)
-  (snippets-test-type text)
+  (snippets-test-type-keys text)
   (snippets-test-wait (lambda () (member label (bound-and-true-p company-candidates))) 10)
   (snippets-test-note (intern (concat name "-menu")) (vconcat (bound-and-true-p company-candidates)))
   (let ((index (cl-position label company-candidates :test #'equal)))
@@ -50,7 +35,7 @@ holds EXPECTED (or after a bound)."
         (error "the client did not connect"))
       ;; The first completion turns company on (lsp-mode) and waits for the library.
       (snippets-test-stage "loaded")
-      (snippets-test-type "els")
+      (snippets-test-type-keys "els")
       (snippets-test-wait (lambda () (bound-and-true-p company-candidates)) 15)
       (when (bound-and-true-p company-candidates) (company-abort))
       (snippets-test-complete "several-words" "x if els" "if else" "x if cond else")

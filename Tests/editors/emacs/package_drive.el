@@ -24,21 +24,6 @@
     (when (file-exists-p path)
       (with-temp-buffer (insert-file-contents path) (buffer-string)))))
 
-(defun snippets-test-type (text)
-  "Types TEXT key by key: each character a `self-insert-command' with the command hooks around it."
-  (dolist (char (string-to-list text))
-    (setq last-command-event char this-command 'self-insert-command)
-    (run-hooks 'pre-command-hook)
-    (self-insert-command 1 char)
-    (run-hooks 'post-command-hook)
-    (setq last-command this-command)
-    (accept-process-output nil 0.02)))
-
-(defun snippets-test-connected ()
-  (if (equal snippets-test-client "eglot")
-      (and (fboundp 'eglot-current-server) (eglot-current-server))
-    (and (bound-and-true-p lsp-mode) (fboundp 'lsp-workspaces) (lsp-workspaces))))
-
 (defun snippets-test-ask (question)
   "Asks QUESTION with `snippets-lsp-ask' and waits for the answer buffer."
   (setq snippets-lsp-last-result nil)
@@ -49,7 +34,7 @@
 
 (defun snippets-test-accept (prefix)
   "Types PREFIX, waits for company's menu and takes its first entry with RET (`company-complete-selection')."
-  (snippets-test-type prefix)
+  (snippets-test-type-keys prefix)
   (unless (snippets-test-wait (lambda () (bound-and-true-p company-candidates)) 10)
     (error "no completion menu popped up after typing %S" prefix))
   (company-complete-selection)
@@ -62,7 +47,7 @@ completion that starts where the last one did."
   (goto-char (point-max))
   (insert "\n")
   (let (found)
-    (snippets-test-type prefix)
+    (snippets-test-type-keys prefix)
     (ignore-errors (company-manual-begin))
     (snippets-test-wait (lambda () (bound-and-true-p company-candidates)) 3)
     (setq found (cl-some (lambda (c) (string-prefix-p prefix c)) (bound-and-true-p company-candidates)))

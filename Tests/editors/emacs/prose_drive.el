@@ -55,11 +55,6 @@
   (when (bound-and-true-p company-candidates) (company-abort))
   (erase-buffer))
 
-(defun snippets-test-connected ()
-  (if (equal snippets-test-client "eglot")
-      (and (fboundp 'eglot-current-server) (eglot-current-server))
-    (and (bound-and-true-p lsp-mode) (fboundp 'lsp-workspaces) (lsp-workspaces))))
-
 (condition-case error
     (progn
       (snippets-test-stage "open")
