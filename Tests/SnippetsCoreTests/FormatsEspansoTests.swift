@@ -356,6 +356,16 @@ import Testing
         #expect(SnippetBody.parse("$1 text").body.cased(.capitalize).lspText() == "$1 text")
     }
 
+    /// A style name of megabytes (a broken or hostile file) gives a note of bounded size.
+    @Test func aHugeStyleNameGivesAShortNote() {
+        let text = "matches:\n  - trigger: \":a\"\n    replace: a\n    propagate_case: true\n    uppercase_style: \"\(String(repeating: "x", count: 1_000_000))\"\n"
+        let library = Self.load(["/esp/match/base.yml": text])
+        let note = library.diagnostics.first { $0.code == .espansoUppercaseStyle }
+        #expect(note?.message.count == LibraryDiagnostic.maximumMessageLength)
+        #expect(note?.message.hasSuffix("…") == true)
+        #expect(Self.snippet(library, ":a")?.triggerCasing == .uppercase)
+    }
+
     @Test func propagateCaseAndItsStyleAreRead() {
         let text = """
             matches:

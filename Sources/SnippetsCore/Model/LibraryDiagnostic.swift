@@ -25,14 +25,19 @@ public struct LibraryDiagnostic: Hashable, Sendable {
     public var severity: Severity
     /// A stable, machine-readable name such as `json-syntax` or `duplicate-prefix`.
     public var code: DiagnosticCode
-    /// A plain sentence a user can act on.
+    /// A plain sentence a user can act on; at most `maximumMessageLength` characters.
     public var message: String
+
+    /// The longest message kept. Messages quote what a file holds (a style name, a regular expression, a variable
+    /// type), which a hostile or broken file can make megabytes long; past this the message ends in `…`, so no file
+    /// makes a diagnostic (in `check`'s output or an editor) grow with its size.
+    public static let maximumMessageLength = 1_000
 
     public init(uri: String, position: SourcePosition, severity: Severity, code: DiagnosticCode, message: String) {
         self.uri = uri
         self.position = position
         self.severity = severity
         self.code = code
-        self.message = message
+        self.message = message.count > Self.maximumMessageLength ? message.prefix(Self.maximumMessageLength - 1) + "…" : message
     }
 }
