@@ -25,7 +25,8 @@ enum UltiSnipsTransformation {
             }
         }
         let regex: String
-        switch convertRegex(search, flags: &flags) {
+        var enclosing: [Int: Set<Int>] = [:]
+        switch convertRegex(search, flags: &flags, enclosingGroups: &enclosing) {
         case .success(let converted): regex = converted
         case .failure(let refusal): return .failure(refusal)
         }
@@ -34,7 +35,6 @@ enum UltiSnipsTransformation {
         }
         // A match of exactly one character: changing its first letter's case changes its whole case.
         let singleCharacter = [".", "\\w", "\\S", "\\d"].contains(search)
-        let enclosing = enclosingGroups(search)
         switch convertFormat(replace, singleCharacterMatch: singleCharacter, enclosingGroups: enclosing) {
         case .success(let format): return .success(Converted(regex: regex, format: format, flags: flags))
         case .failure(let refusal): return .failure(refusal)
@@ -49,11 +49,23 @@ enum UltiSnipsTransformation {
 
     /// A Python regular expression as JavaScript source with the same meaning; adds flags a leading `(?i)`, `(?m)`
     /// or `(?s)` asks for and `s` for a `.` (UltiSnips always compiles with `DOTALL`).
-    static func convertRegex(_ source: String, flags: inout String) -> Result<String, Refusal> {
+    /// `enclosingGroups` gets, for each capturing group, the groups around it (0, the whole match, encloses all): a
+    /// group can only have matched where those did.
+    static func convertRegex(
+        _ source: String, flags: inout String, enclosingGroups: inout [Int: Set<Int>]
+    ) -> Result<String, Refusal> {
         let characters = Array(source)
         var output = ""
         var index = 0
         var usesDot = false
+        var open: [Int?] = []  // the group each open parenthesis starts, nil for one that captures nothing
+        var groupCount = 0
+        func opens(capturing: Bool) {
+            guard capturing else { return open.append(nil) }
+            groupCount += 1
+            enclosingGroups[groupCount] = Set(open.compactMap { $0 }).union([0])
+            open.append(groupCount)
+        }
         func at(_ offset: Int) -> Character? { offset < characters.count ? characters[offset] : nil }
         func addFlag(_ flag: Character) { if !flags.contains(flag) { flags.append(flag) } }
         while index < characters.count {
@@ -92,12 +104,14 @@ enum UltiSnipsTransformation {
                 index += 1
             case "(":
                 guard at(index + 1) == "?" else {
+                    opens(capturing: true)
                     output.append("(")
                     index += 1
                     continue
                 }
                 let kind = at(index + 2)
                 if kind == "P", at(index + 3) == "<" {
+                    opens(capturing: true)
                     output += "(?<"
                     index += 4
                 } else if kind == "P", at(index + 3) == "=" {
@@ -112,6 +126,7 @@ enum UltiSnipsTransformation {
                     }
                     index = close + 1
                 } else if kind == ":" || kind == "=" || kind == "!" || (kind == "<" && (at(index + 3) == "=" || at(index + 3) == "!")) {
+                    opens(capturing: false)
                     output += "(?"
                     index += 2
                 } else if let kind, "aiLmsux".contains(kind) {
@@ -155,6 +170,10 @@ enum UltiSnipsTransformation {
                     output.append("?")
                     index += 1
                 }
+            case ")":
+                if !open.isEmpty { open.removeLast() }
+                output.append(")")
+                index += 1
             case ".":
                 usesDot = true
                 output.append(".")
@@ -184,7 +203,7 @@ enum UltiSnipsTransformation {
     }
 
     /// The UltiSnips format as a VS Code format string.
-    /// `enclosingGroups` maps a capturing group to the groups around it in the regex (see `enclosingGroups(_:)`).
+    /// `enclosingGroups` maps a capturing group to the groups around it in the regex (see `convertRegex`).
     static func convertFormat(
         _ format: String, singleCharacterMatch: Bool = false, enclosingGroups: [Int: Set<Int>] = [:]
     ) -> Result<String, Refusal> {
@@ -384,46 +403,6 @@ enum UltiSnipsTransformation {
             }
         }
         return .success(output)
-    }
-
-    /// For each capturing group of a Python regex, the groups that enclose it (0, the whole match, encloses all): a
-    /// group can only have matched where those did.
-    static func enclosingGroups(_ source: String) -> [Int: Set<Int>] {
-        let characters = Array(source)
-        var result: [Int: Set<Int>] = [:]
-        var open: [Int?] = []  // the group each open parenthesis starts, nil for one that captures nothing
-        var count = 0
-        var index = 0
-        var inClass = false
-        while index < characters.count {
-            let character = characters[index]
-            if character == "\\" {
-                index += 2
-                continue
-            }
-            if inClass {
-                if character == "]" { inClass = false }
-            } else if character == "[" {
-                inClass = true
-                if index + 1 < characters.count, characters[index + 1] == "^" { index += 1 }
-                if index + 1 < characters.count, characters[index + 1] == "]" { index += 1 }
-            } else if character == "(" {
-                let next = index + 1 < characters.count ? characters[index + 1] : nil
-                let rest = String(characters[min(index + 1, characters.count)...].prefix(3))
-                let captures = next != "?" || rest.hasPrefix("?P<") || (rest.hasPrefix("?<") && !rest.hasPrefix("?<=") && !rest.hasPrefix("?<!"))
-                if captures {
-                    count += 1
-                    result[count] = Set(open.compactMap { $0 }).union([0])
-                    open.append(count)
-                } else {
-                    open.append(nil)
-                }
-            } else if character == ")", !open.isEmpty {
-                open.removeLast()
-            }
-            index += 1
-        }
-        return result
     }
 
     /// `text` as literal text of a VS Code format string (inside `${N/…/…/}`).
