@@ -38,6 +38,11 @@ public enum TextCasing: Hashable, Sendable {
     /// The first character of every word (a run of letters, digits and `_`) upper-case.
     case capitalizeWords
 
+    /// A character of a word as espanso's `\w` reads one: a letter, a digit or `_`.
+    static func isWordCharacter(_ character: Character) -> Bool {
+        character.isLetter || character.isNumber || character == "_"
+    }
+
     /// Where in the output a piece of text falls: whether it begins the output, and whether it continues a word.
     struct Position {
         var atStart = true
@@ -49,7 +54,7 @@ public enum TextCasing: Hashable, Sendable {
         defer {
             if let last = text.last {
                 position.atStart = false
-                position.inWord = last.isLetter || last.isNumber || last == "_"
+                position.inWord = Self.isWordCharacter(last)
             }
         }
         switch self {
@@ -62,7 +67,7 @@ public enum TextCasing: Hashable, Sendable {
             var result = ""
             var inWord = position.inWord
             for character in text {
-                let isWordCharacter = character.isLetter || character.isNumber || character == "_"
+                let isWordCharacter = Self.isWordCharacter(character)
                 result += isWordCharacter && !inWord ? character.uppercased() : String(character)
                 inWord = isWordCharacter
             }
