@@ -328,4 +328,27 @@ private let snippetCapabilities: JSONValue = ["textDocument": ["completion": ["c
         guard case .textEdit(let edit)? = squared.textEdit else { Issue.record("no edit"); return }
         #expect(edit.newText == "x^2")
     }
+
+    /// With a snippet offered inside a word, a list for a word being typed is incomplete: the next letter may make the
+    /// trigger end the word (`xs` to `xsr`), and a client that filters its list itself (Neovim as you type) would
+    /// otherwise never ask. Without one, the list is complete as before.
+    @Test func aListIsIncompleteWhileAnInWordTriggerMayYetEndTheWord() async throws {
+        let (client, folder) = try await Self.client(over: """
+            snippet sr "squared" i
+            ^2
+            endsnippet
+
+            snippet xsrf "a word"
+            forgery
+            endsnippet
+
+            """)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        client.open("file:///w/a.txt", language: "plaintext", text: "x")
+        #expect(try await client.complete("file:///w/a.txt", line: 0, character: 1).isIncomplete)
+        let (plain, plainFolder) = try await Self.client(over: "snippet xsrf \"a word\"\nforgery\nendsnippet\n")
+        defer { try? FileManager.default.removeItem(atPath: plainFolder) }
+        plain.open("file:///w/a.txt", language: "plaintext", text: "x")
+        #expect(try await !plain.complete("file:///w/a.txt", line: 0, character: 1).isIncomplete)
+    }
 }

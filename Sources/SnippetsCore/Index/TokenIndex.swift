@@ -377,6 +377,14 @@ public struct TokenIndex: Sendable {
         return SearchResults(hits: hits, totalMatches: ranked.count)
     }
 
+    /// Whether a snippet of `language` is offered inside a word (`Snippet.isInWord`): then more typing may make its
+    /// trigger end the text, so a list before that is not the whole answer.
+    public func hasInWordTriggers(language: String? = nil) -> Bool {
+        guard !inWordTriggers.isEmpty else { return false }
+        let allowedScopes = allowedScopes(forLanguage: language)
+        return inWordTriggers.values.contains { numbers in numbers.contains { applies(Int($0), allowedScopes: allowedScopes) } }
+    }
+
     /// The snippets offered inside a word (`Snippet.isInWord`) whose whole trigger ends `text` (compared as
     /// written, as UltiSnips compares it), each with that trigger, ranked as exact trigger matches are. Costs one
     /// lookup per distinct length of such triggers, whatever the library's size.

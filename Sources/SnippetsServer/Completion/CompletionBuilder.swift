@@ -153,6 +153,9 @@ public struct CompletionBuilder: Sendable {
             let run = TypedPrefix.Run(text: match.trigger, utf8Range: cursor - match.trigger.utf8.count..<cursor)
             add(SearchResults(hits: [match.hit], totalMatches: 1), run: run, onlyTriggers: true)
         }
+        // The next letter typed in this word may complete such a trigger (`xs` to `xsr`), which a client filtering
+        // this list itself would never ask about.
+        if prefix.wordRun != nil, index.hasInWordTriggers(language: language) { isIncomplete = true }
         // Trigger matches before title and body ones, as each search ranks them: the in-word ones join them.
         candidates = candidates.filter { $0.hit.match <= .triggerPrefix } + candidates.filter { $0.hit.match > .triggerPrefix }
         if candidates.count > limit {

@@ -80,8 +80,12 @@ function M.new(result, result_path, step_timeout_ms)
   end
 
   -- Configures and enables the server `bin` over `library` for Markdown and text buffers, with Neovim's built-in
-  -- completion turned on (not as you type: the scripts ask for completion themselves) in each buffer it attaches to.
-  function harness.enable_snippets(bin, library)
+  -- completion turned on in each buffer it attaches to: as you type when `as_you_type` (with the README's
+  -- `completeopt`), else only when a script asks for it.
+  function harness.enable_snippets(bin, library, as_you_type)
+    if as_you_type then
+      vim.o.completeopt = 'menuone,noselect,popup'
+    end
     vim.lsp.config('snippets', {
       cmd = { bin, 'serve' },
       filetypes = { 'markdown', 'text' },
@@ -94,7 +98,7 @@ function M.new(result, result_path, step_timeout_ms)
       callback = function(args)
         local client = vim.lsp.get_client_by_id(args.data.client_id)
         if client and client.name == 'snippets' then
-          vim.lsp.completion.enable(true, client.id, args.buf, { autotrigger = false })
+          vim.lsp.completion.enable(true, client.id, args.buf, { autotrigger = as_you_type or false })
         end
       end,
     })

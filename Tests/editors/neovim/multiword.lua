@@ -1,4 +1,4 @@
--- Headless Neovim (0.12): completing a trigger of several words ("if else", typed as "if e" after other text) and
+-- Headless Neovim (0.12), typing key by key with the menu popping up as you type: completing a trigger of several words ("if else", typed as "if e" after other text) and
 -- a trigger offered inside a word ("sr" at the end of "xsr"), each in a menu that also holds items for the last word
 -- alone, and accepting it. Neovim takes one start column per menu (its `adjust_start_col`): the items must still be
 -- offered, and accepting one must replace exactly what its trigger covers.
@@ -20,27 +20,34 @@ local finish, run = harness.finish, harness.run
 
 vim.lsp.log.set_level('debug')
 harness.record_events()
-harness.enable_snippets(bin, library)
+harness.enable_snippets(bin, library, true)
 
 local client ---@type vim.lsp.Client
 
--- Steps that type `text` on a new line, ask for completion, pick the menu entry whose abbreviation is `label`, and
--- record the line once the snippet is expanded and insert mode is left.
+-- Steps that type `text` on a new line key by key (the menu pops up as you type, as the README sets Neovim up), wait
+-- for the menu, move onto the entry whose abbreviation is `label` with CTRL-N as a person would, accept it with
+-- CTRL-Y, and record the line once the snippet is expanded and insert mode is left.
 local function complete(name, text, label)
   local wanted
+  local typed, pause_until = 0, 0
   return {
-    { name .. ': type', function()
+    { name .. ': insert mode', function()
       vim.api.nvim_buf_set_lines(0, 0, -1, false, { '' })
       vim.api.nvim_win_set_cursor(0, { 1, 0 })
-      vim.api.nvim_feedkeys(vim.keycode('A' .. text), 'nt', false)
+      vim.api.nvim_feedkeys('A', 'nt', false)
       return true
     end },
-    { name .. ': typed', function()
-      return vim.api.nvim_get_mode().mode == 'i' and vim.api.nvim_get_current_line() == text
-    end },
-    { name .. ': ask', function()
-      vim.lsp.completion.get()
-      return true
+    { name .. ': type key by key', function()
+      if vim.api.nvim_get_mode().mode:sub(1, 1) ~= 'i' or vim.uv.now() < pause_until then
+        return false
+      end
+      if typed == #text then
+        return vim.api.nvim_get_current_line() == text
+      end
+      typed = typed + 1
+      vim.api.nvim_feedkeys(text:sub(typed, typed), 'nt', false)
+      pause_until = vim.uv.now() + 150
+      return false
     end },
     { name .. ': menu', function()
       local info = vim.fn.complete_info({ 'mode', 'items' })
@@ -53,21 +60,21 @@ local function complete(name, text, label)
           wanted = index - 1
         end
       end
-      if wanted == nil then
-        error(label .. ' is not in the menu: ' .. vim.inspect(result.menus[name]))
-      end
-      return true
+      -- The menu of the last key typed may still be on its way.
+      return wanted ~= nil
     end },
-    { name .. ': select', function()
+    { name .. ': move onto it', function()
       -- Moving onto the entry shows what Neovim inserts for it while selected.
-      vim.api.nvim_select_popupmenu_item(wanted, true, false, {})
-      return true
-    end },
-    { name .. ': selected', function()
-      if vim.fn.complete_info({ 'selected' }).selected == wanted then
+      local selected = vim.fn.complete_info({ 'selected' }).selected
+      if selected == wanted then
         result.lines[name .. ' selected'] = vim.api.nvim_get_current_line()
         return true
       end
+      if vim.uv.now() >= pause_until then
+        vim.api.nvim_feedkeys(vim.keycode('<C-n>'), 'nt', false)
+        pause_until = vim.uv.now() + 150
+      end
+      return false
     end },
     { name .. ': accept', function()
       vim.api.nvim_feedkeys(vim.keycode('<C-y>'), 'nt', false)
