@@ -105,9 +105,17 @@ public enum AskText {
         return false
     }
 
-    /// `Lexicon.instructionMarkers` as runs of words, compared with `words(in:)` of a sentence.
+    /// `Lexicon.instructionMarkers` as runs of words, compared with `words(in:)` of a sentence, each word singular
+    /// (`markerForm`).
     static let instructionMarkers: [[String]] = Lexicon.instructionMarkers.texts.map {
-        $0.split(separator: " ").map(String.init)
+        $0.split(separator: " ").map { markerForm(String($0)) }
+    }
+
+    /// A word as markers are compared: without the `s` of a plural or a third person ("AI assistants", "ignores
+    /// all"), so a marker is found in whichever form a sentence writes it. Not `ss` ("process") nor words of three
+    /// letters or fewer ("us", "its").
+    static func markerForm(_ word: String) -> String {
+        word.count > 3 && word.hasSuffix("s") && !word.hasSuffix("ss") ? String(word.dropLast()) : word
     }
 
     /// Whether `sentence` reads as an instruction to an assistant (ignore previous instructions, tell the user, ...):
@@ -117,7 +125,7 @@ public enum AskText {
         let lowered = sentence.lowercased()
         if Lexicon.chatTemplateTokens.texts.contains(where: lowered.contains) { return true }
         if isRoleLabel(sentence) { return true }
-        let words = words(in: sentence.replacingApostrophes())
+        let words = words(in: sentence.replacingApostrophes()).map(markerForm)
         return instructionMarkers.contains { marker in
             guard words.count >= marker.count else { return false }
             return (0...(words.count - marker.count)).contains { Array(words[$0..<$0 + marker.count]) == marker }
