@@ -87,3 +87,26 @@ def test_words_and_meaning_agreeing_on_the_first_candidate_outrank_a_lower_pick(
         return [c["title"] for c in json.loads(done.stdout)["citations"]]
 
     assert titles(encoder=True) == ["Python logging setup"]
+
+
+def test_a_decline_names_the_nearest_in_meaning_as_near_and_cites_nothing(tmp_path, encoder_present):
+    """A question whose words fit no snippet well enough is declined; with the real encoder the snippets nearest it in
+    meaning are named as such, listed in meaning.suggested and among the candidates, and never cited. A question about
+    something far from every snippet of the example library names nothing as near."""
+    vet = ROOT / "Tests/Fixtures/batteries/vet/library"
+    env = {k: v for k, v in os.environ.items() if k != "SNIPPETS_ENCODER"}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+    done = subprocess.run(
+        [BINARY, "ask", "--library", str(vet), "--json", "--no-learning", "how do I neuter a ferret?"],
+        capture_output=True, text=True, env=env, timeout=300, check=True)
+    result = json.loads(done.stdout)
+    assert result["status"] == "noMatch" and result["citations"] == []
+    titles = {c["id"]: c["title"] for c in result["candidates"]}
+    suggested = [titles[i] for i in result["meaning"]["suggested"]]
+    assert "Price: rabbit neutering" in suggested, result["answer"]
+    assert "Nearest in meaning, not confirmed:" in result["answer"]
+    assert all(f'"{title}"' in result["answer"] for title in suggested)
+
+    far = ask("what's the capital of Mongolia?", tmp_path)
+    assert far["citations"] == [] and "suggested" not in far["meaning"], far["answer"]
+    assert "Nearest in meaning" not in far["answer"]

@@ -69,11 +69,53 @@ public struct AskPipeline: Sendable {
     public func answer(
         _ request: AskRequest, progress: @Sendable (AskStage) async -> Void = { _ in }
     ) async throws(CancellationError) -> AskResult {
-        var result = try await search(request, progress: progress)
+        var questionVector: [Float]?
+        var result = try await search(request, vector: &questionVector, progress: progress)
+        if let questionVector { result = suggesting(in: result, vector: questionVector, language: request.language) }
         if model != nil { result.model = modelStanding }
         result.meaning = facts.meaning.status
         result.searchTerms = showingCorrections(in: result.searchTerms, question: request.question, language: request.language)
         return Self.noting(unsearched: facts.facts.unsearched, in: result)
+    }
+
+    /// The declines that may name snippets near the question in meaning: those the deterministic picker made after
+    /// searching (a model's "none fits" is its own judgement, and a question without words asked nothing).
+    static let suggestingReasons: Set<AskReasonCode> = [.nothingRetrieved, .nothingFits, .premiseNotFound]
+
+    /// The most snippets a declining answer names as near in meaning.
+    static let maximumSuggestions = 3
+
+    /// `result`, when it names nothing for one of `suggestingReasons`, with the snippets nearest the question in
+    /// meaning named as such ("Nearest in meaning, not confirmed: …"): the document's language's (else any), at most
+    /// `maximumSuggestions`, each at least the calibrated `nearness` and within the calibrated margin of the nearest,
+    /// never one whose title reads as an instruction. They join the candidates, so every title the answer names is
+    /// a candidate's; they are not citations and the status stays `noMatch`: a question in other words than the
+    /// snippet's often has its snippet first in meaning, by a lead too small to name it as the answer.
+    private func suggesting(in result: AskResult, vector: [Float], language: String?) -> AskResult {
+        guard result.status == .noMatch, result.citations.isEmpty, let code = result.reason?.code,
+            Self.suggestingReasons.contains(code)
+        else { return result }
+        let meaning = facts.meaning
+        let thresholds = meaning.thresholds
+        func nearest(in scope: String?) -> [Snippet] {
+            let top = meaning.nearest(to: vector, limit: Self.maximumSuggestions) { id in
+                guard let snippet = library.snippet(withID: id) else { return false }
+                return library.applies(snippet, toLanguage: scope) && !AskText.isInstruction(snippet.title)
+            }
+            guard let first = top.first, first.similarity >= thresholds.nearness else { return [] }
+            return top.filter { first.similarity - $0.similarity <= thresholds.margin }.compactMap { library.snippet(withID: $0.id) }
+        }
+        var near = nearest(in: language)
+        if near.isEmpty, language != nil { near = nearest(in: nil) }
+        guard !near.isEmpty else { return result }
+        var result = result
+        for snippet in near where !result.candidates.contains(where: { $0.snippetID == snippet.id }) {
+            result.candidates.append(AskCandidate(snippet))
+        }
+        let named = near.map { "\"\($0.title)\"" }.listed(conjunction: "and")
+        result.answer += " Nearest in meaning, not confirmed: \(named)."
+        result.suggested = near.map(\.id)
+        return result
     }
 
     /// `terms` with each correction of a mistyped question word shown as `recieve → receive`.
@@ -104,8 +146,10 @@ public struct AskPipeline: Sendable {
         return result
     }
 
+    /// The answer before `answer(_:)` adds what every result says; `vector` is set to the question's meaning when
+    /// it was encoded.
     private func search(
-        _ request: AskRequest, progress: @Sendable (AskStage) async -> Void
+        _ request: AskRequest, vector: inout [Float]?, progress: @Sendable (AskStage) async -> Void
     ) async throws(CancellationError) -> AskResult {
         let question = String(String.UnicodeScalarView(request.question.unicodeScalars.prefix(AskRequest.questionLength.upperBound)))
         let limit = min(max(request.limit, 1), AskRequest.maximumLimit)
@@ -120,6 +164,7 @@ public struct AskPipeline: Sendable {
         await progress(.searching)
         // The question's meaning, when an encoder is on: it only proposes candidates (see `meaningAnswer`).
         let questionVector = facts.meaning.questionEmbedder.map { $0.embed([question])[0] }
+        vector = questionVector
         var modelFault: AskModelError?
         // An ignored model is not called at all.
         let model = modelStanding.role == .ignored ? nil : self.model

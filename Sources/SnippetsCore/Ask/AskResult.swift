@@ -193,6 +193,9 @@ public struct AskResult: Hashable, Sendable {
     public var meaning: AskMeaning?
     /// Whether a cited snippet was found by meaning rather than by the question's words.
     public var foundByMeaning = false
+    /// When nothing is named as the answer: the candidates the answer names as nearest the question in meaning, for
+    /// the person to look at. Never citations: a meaning match is not evidence (see `AskPipeline.suggesting`).
+    public var suggested: [SnippetID] = []
     /// For a trusted model: how its reply compared with an answer the server knows itself, where it knows one (see
     /// `TrustChecks`); nil otherwise. Not on the wire: the server keeps it to decide whether the model stays trusted.
     public var modelCheck: ModelCheck?

@@ -18,6 +18,7 @@ public enum MeaningCalibration {
     public static let maximumProbes = 48
     static let marginBounds: ClosedRange<Float> = 0.05...0.13
     static let similarityBounds: ClosedRange<Float> = 0.25...0.55
+    static let nearnessBounds: ClosedRange<Float> = 0.25...0.5
 
     /// What a calibration measured: probes of each kind and how many the thresholds answer.
     public struct Figures: Hashable, Sendable, Codable {
@@ -92,7 +93,10 @@ public enum MeaningCalibration {
         let reaching = (heldOut + offTopic).filter { $0.best >= similarity }
         let leads = (reaching.isEmpty ? heldOut + offTopic : reaching).map { $0.best - ($0.runnerUp ?? 0) }
         let margin = clamp(percentile(0.9, of: leads), marginBounds)
-        var thresholds = MeaningThresholds(similarity: similarity, margin: margin)
+        // How near a snippet must be to be named as near in meaning when nothing is named as the answer: above the
+        // far topics only (a held-out title's leader is near by design: that is what a suggestion is for).
+        let nearness = clamp(offTopic.isEmpty ? MeaningThresholds.defaultNearness : far, nearnessBounds)
+        var thresholds = MeaningThresholds(similarity: similarity, margin: margin, nearness: nearness)
         thresholds.measured = Figures(
             ownProbes: ownLeads.count,
             ownAnswered: ownLeads.filter { $0.right && thresholds.admits(best: $0.best, runnerUp: $0.runnerUp) }.count,
@@ -111,7 +115,7 @@ public enum MeaningCalibration {
     }
 
     /// Changes whenever `thresholds` would give other figures for the same library.
-    static let version = 1
+    static let version = 2
 
     /// The cache keys of every text a calibration of `library` may encode (a superset: every title), so a cache
     /// kept for the library keeps its probes too.

@@ -8,12 +8,18 @@ enum AskAnswerText {
     /// title, path or layer is shown (MCP keeps each on one line, `MCPLibraryText.oneLine`).
     static func text(for result: AskResult, library: SnippetLibrary? = nil, shownName: (String) -> String = { $0 }) -> String {
         var answer = result.answer
+        let suggested = result.suggested.compactMap { id in result.candidates.first { $0.snippetID == id } }
         // Longest first, so a title holding another is replaced whole.
-        for title in Set(result.citations.map(\.title)).sorted(by: { $0.count > $1.count }) where shownName(title) != title {
+        let named = Set(result.citations.map(\.title) + suggested.map(\.title))
+        for title in named.sorted(by: { $0.count > $1.count }) where shownName(title) != title {
             answer = answer.replacingOccurrences(of: title, with: shownName(title))
         }
         var lines = [answer]
-        if !result.citations.isEmpty { lines.append("") }
+        if !result.citations.isEmpty || !suggested.isEmpty { lines.append("") }
+        // Snippets named as near in meaning are listed where to look, marked as not the answer.
+        for candidate in suggested {
+            lines.append("  \(shownName(candidate.title))  \(shownName(candidate.location.pathAndLine))  (near in meaning)")
+        }
         for citation in result.citations {
             var line = "  \(shownName(citation.title))  \(shownName(citation.location.pathAndLine))"
             if let snippet = library?.snippet(withID: citation.snippetID), !snippet.layer.isEmpty {

@@ -44,6 +44,10 @@ public struct ProbeOutcome: Codable, Sendable {
     public var fellBack = false
     /// A model was configured and had candidates to pick from.
     public var askedModel = false
+    /// The answer's reason code (`nothing-fits`, `premise-not-found`, …), nil when it has none: why a probe declined.
+    public var reason: String?
+    /// The titles a declining answer named as nearest in meaning (not cited).
+    public var suggested: [String] = []
 }
 
 /// Measures over a set of probe outcomes.
@@ -205,6 +209,8 @@ public struct AskEvaluation: Sendable {
         let evidence = citedSnippets.flatMap { snippet in
             [snippet.title, snippet.description ?? "", snippet.body, SnippetBody.parse(snippet.body).body.plainText()] + snippet.triggers
         } + [probe.question]
+            // A title the answer names as near in meaning (not cited) may hold a number of its own.
+            + (wire.meaning?.suggested ?? []).compactMap { library.snippet(withID: SnippetID(rawValue: $0))?.title }
         // A quoted span must be a title; a capitalised run must be part of a title or of what is cited.
         var invented = quotedSpans(in: answer).filter { !titles.contains($0) && $0 != "▯" }
         invented += capitalisedRuns(in: answer).filter { run in
@@ -221,7 +227,9 @@ public struct AskEvaluation: Sendable {
             inventedTitles: invented, unsupportedNumbers: unsupported, leaks: leaks, expected: probe.expect.count,
             expectedRetrieved: probe.expect.filter(candidateTitles.contains).count,
             expectedCited: probe.expect.filter(cited.contains).count,
-            replaced: wire.reason?.code == AskReasonCode.auditFailed.rawValue, fellBack: wire.status == AskStatus.fallback.rawValue)
+            replaced: wire.reason?.code == AskReasonCode.auditFailed.rawValue, fellBack: wire.status == AskStatus.fallback.rawValue,
+            reason: wire.reason?.code,
+            suggested: (wire.meaning?.suggested ?? []).compactMap { library.snippet(withID: SnippetID(rawValue: $0))?.title })
     }
 
     /// Text in straight or curly double quotes.

@@ -150,6 +150,9 @@ public struct AskResponse: Codable, Hashable, Sendable {
         public var note: String?
         /// Whether a cited snippet was found by meaning rather than by the question's words.
         public var foundByMeaning: Bool
+        /// When nothing is named as the answer: the ids of the candidates the answer names as nearest in meaning
+        /// (not confirmed, not citations); absent when it names none.
+        public var suggested: [String]?
     }
 
     public var status: String
@@ -197,7 +200,9 @@ public struct AskResponse: Codable, Hashable, Sendable {
         modelRole = result.model?.role.rawValue
         qualification = result.model.map(Qualification.init)
         meaning = result.meaning.map {
-            Meaning(state: $0.state.rawValue, embedded: $0.embedded, total: $0.total, note: $0.note, foundByMeaning: result.foundByMeaning)
+            Meaning(
+                state: $0.state.rawValue, embedded: $0.embedded, total: $0.total, note: $0.note, foundByMeaning: result.foundByMeaning,
+                suggested: result.suggested.isEmpty ? nil : result.suggested.map(\.rawValue))
         }
         reason = result.reason.map {
             Reason(code: $0.code.rawValue, message: $0.message, failedRules: $0.failedRules.isEmpty ? nil : $0.failedRules.map(\.rawValue))
