@@ -124,6 +124,13 @@ def run_battery(binary: str, path: pathlib.Path, model: list[str], verbose: bool
     paraphrased_right = sum(right(probe, outcomes[probe["id"]]) for probe in paraphrases)
     print(f"wrong or extra citations: {wrong}/{len(probes)} probes ({percent(wrong, len(probes))}); "
           f"paraphrases right: {paraphrased_right}/{len(paraphrases)} ({percent(paraphrased_right, len(paraphrases))})")
+    # A decline may name the snippets nearest in meaning (never cited): how often the right one is among them.
+    declined = [probe for probe in probes if probe["expect"] and not outcomes[probe["id"]]["cited"]]
+    near = sum(1 for probe in declined if set(probe["expect"]) & set(outcomes[probe["id"]].get("suggested", [])))
+    must = [probe for probe in probes if not probe["expect"]]
+    must_named = sum(1 for probe in must if outcomes[probe["id"]].get("suggested"))
+    print(f"declined answerable probes naming the right snippet as near in meaning: {near}/{len(declined)}; "
+          f"must-decline probes naming some snippet as near: {must_named}/{len(must)}")
 
     if any(probe.get("tags") for probe in probes):
         print("\nper tag (right: cites an expected snippet, or cites nothing when nothing is expected):")
