@@ -122,6 +122,7 @@ public enum AskText {
     /// it holds a chat-template token (`Lexicon.chatTemplateTokens`), is a chat-role label, or holds an instruction
     /// marker (`Lexicon.instructionMarkers`).
     public static func isInstruction(_ sentence: String) -> Bool {
+        let sentence = markerText(sentence)
         let lowered = sentence.lowercased()
         if Lexicon.chatTemplateTokens.texts.contains(where: lowered.contains) { return true }
         if isRoleLabel(sentence) { return true }
@@ -130,6 +131,15 @@ public enum AskText {
             guard words.count >= marker.count else { return false }
             return (0...(words.count - marker.count)).contains { Array(words[$0..<$0 + marker.count]) == marker }
         }
+    }
+
+    /// `sentence` as markers are looked for in it: without invisible format characters (a zero-width space or a soft
+    /// hyphen inside `assis\u{200B}tant` splits the word), with accents and full-width forms folded (`ïgnore`,
+    /// `ＩＧＮＯＲＥ`). ASCII text is returned as it is.
+    static func markerText(_ sentence: String) -> String {
+        guard !sentence.utf8.allSatisfy({ $0 < 0x80 }) else { return sentence }
+        let visible = String(String.UnicodeScalarView(sentence.unicodeScalars.filter { $0.properties.generalCategory != .format }))
+        return visible.folding(options: [.diacriticInsensitive, .widthInsensitive], locale: nil)
     }
 
     /// Whether `sentence` is a capitalised chat-role label: "SYSTEM:", "SYSTEM OVERRIDE:", "[ASSISTANT]:": up to three
