@@ -129,6 +129,15 @@ private func check(_ testCase: BodyCase, sourceLocation: Testing.SourceLocation 
         BodyCase(body: "${1/a/b}", elements: [.text("${1/a/b}")], problems: ["invalid-transform@0"]),
         BodyCase(body: "${1/a/b/z}", elements: [.text("${1/a/b/z}")], problems: ["invalid-transform@0"]),
         BodyCase(body: "${1/a/b/", elements: [.text("${1/a/b/")], problems: ["invalid-transform@0"]),
+        // Options that run on into text fail at the first character that is no flag (VS Code reads on to the next `}`
+        // and fails the same way), and reading resumes after the `$`: the later placeholder still parses.
+        BodyCase(
+            body: "${1/a/b/g ${2:x}}", elements: [.text("${1/a/b/g "), .placeholder(2, [.text("x")]), .text("}")],
+            problems: ["invalid-transform@0"]),
+        BodyCase(body: "${1/a/b/gimsuydg}", elements: [.text("${1/a/b/gimsuydg}")], problems: ["invalid-transform@0"]),
+        BodyCase(
+            body: "${1/a/b/dgimsuy}",
+            elements: [.transform(.tabstop(1), SnippetTransform(regex: "a", format: "b", options: "dgimsuy"))]),
         BodyCase(body: "${1x}", elements: [.text("${1x}")], problems: ["invalid-placeholder@0"]),
         BodyCase(body: "${}", elements: [.text("${}")], problems: ["invalid-placeholder@0"]),
         BodyCase(body: "${#array[@]}", elements: [.text("${#array[@]}")], problems: ["invalid-placeholder@0"]),

@@ -148,6 +148,8 @@ bodies = {
     "unclosed-utf8": "é😀${1:" * 8000,
     "deep": "".join("${%d:a" % (i % 9 + 1) for i in range(4000)) + "}" * 4000,
     "bad-vars": "${FOO/(.*)/x/ ${BAR: $x ${1|a,b" * 3000,
+    # What the body fuzzer grew from it: one `}` at the end, which every transform's options read on to (13 s).
+    "bad-vars-closed": "${1|a,b${FOO/(.*)/x/ ${BAR: $x " * 2400 + "me}",
 }
 if name == "body":
     for key, body in bodies.items():

@@ -399,6 +399,14 @@ struct SnippetBodyParser {
         var code = DiagnosticCode.invalidTransform
     }
 
+    /// How many flags a transform may have: JavaScript knows eight (`dgimsuvy`), each at most once.
+    static let maximumOptions = 8
+
+    /// An ASCII letter: what a regular-expression flag is made of.
+    static func isFlagLetter(_ unit: UInt16) -> Bool {
+        (unit >= 0x61 && unit <= 0x7A) || (unit >= 0x41 && unit <= 0x5A)
+    }
+
     /// `regex/format/options}` after the first `/` of the construct at `start`, kept as written; the options must
     /// be known and the regex one JavaScript accepts.
     private mutating func parseTransform(start: Int) -> Result<SnippetTransform, TransformFailure> {
@@ -421,12 +429,21 @@ struct SnippetBodyParser {
         let format = String(decoding: units[formatStart..<formatEnd], as: UTF16.self)
         index = formatEnd + 1
 
+        // The options: only regular-expression flags may stand here, at most `maximumOptions` of them. The first
+        // other character decides (JavaScript's RegExp refuses it, as VS Code finds by reading on to the next `}`), so
+        // the scan stops there: reading on from every transform to a `}` that may be the body's last was quadratic
+        // (2,432 `${FOO/(.*)/x/ ${BAR: ` in 85 KB took 13 s).
         let optionsStart = index
         while true {
             guard let current = unit(at: index) else {
                 return .failure(TransformFailure(reason: "has no closing '}'"))
             }
             if current == SnippetASCII.braceClose { break }
+            guard Self.isFlagLetter(current), index - optionsStart < Self.maximumOptions else {
+                let read = String(decoding: units[optionsStart...index], as: UTF16.self)
+                let problem = SnippetTransform(regex: regex, format: format, options: read).optionsProblem
+                return .failure(TransformFailure(reason: problem ?? "has more options than JavaScript knows"))
+            }
             index += 1
         }
         let options = String(decoding: units[optionsStart..<index], as: UTF16.self)

@@ -115,6 +115,7 @@ public enum BenchCommand: SnippetsCommand {
         context.print(conflictScaling(library))
         if arguments.has("--hostile") {
             context.print("hostile bodies:  \(hostileBodyFigures())")
+            context.print("transform options: \(transformOptionsFigures())")
             context.print("deep folders:    \(deepTreeFigures())")
             context.print("long numbers:    \(longNumberFigures())")
             context.print("regex transforms: \(hostileTransformFigures())")

@@ -71,6 +71,23 @@ extension BenchCommand {
             + "ratio \(String(format: "%.2f", ratio)) (linear: about 2)"
     }
 
+    /// Loading a body of transforms whose options run on into text (`${FOO/(.*)/x/ ${BAR: $x ` again and again, one
+    /// `}` at the end: what the body fuzzer found), at two sizes, in CPU time: about 2 when linear, 4 when quadratic.
+    static func transformOptionsFigures(repeats: Int = 2_000) -> String {
+        func cpu(_ count: Int) -> UInt64 {
+            let body = String(repeating: "${1|a,b${FOO/(.*)/x/ ${BAR: $x ", count: count) + "me}"
+            let text = "{\"x\": {\"prefix\": \"x\", \"body\": \"\(body)\"}}"
+            let loader = LibraryLoader(fileSystem: InMemoryFileSystem(files: ["/bench/options.code-snippets": text]))
+            let start = processCPUNanoseconds()
+            _ = loader.load(paths: ["/bench"])
+            return processCPUNanoseconds() - start
+        }
+        let small = cpu(repeats)
+        let large = cpu(repeats * 2)
+        return "\(repeats) transforms CPU \(milliseconds(small)) ms, \(repeats * 2) CPU \(milliseconds(large)) ms, "
+            + "ratio \(String(format: "%.2f", Double(large) / Double(max(small, 1)))) (linear: about 2)"
+    }
+
     /// Reading a JSON-RPC message whose id is `0.000…01` at two lengths, in CPU time: about 2 when the reader is
     /// linear in bytes, 4 when quadratic (as it was when leading zeros were stripped one at a time).
     static func longNumberFigures(zeros: Int = 200_000) -> String {
