@@ -159,7 +159,8 @@ struct ProtocolTests {
     /// are typed now, and a client's configuration (lsp-mode, eglot) keys on exactly these names and values.
     @Test func theInitializeResultAndTheRegistrationsAreExactlyTheseJSON() async throws {
         let library = TestLibrary([makeFile([makeSnippet("Doctype", triggers: ["!d"], body: "<!doctype html>")])])
-        let plain = try await TestClient(library: library).initialize()
+        // The reply waits for the first load; a busy machine must not turn it into the still-loading reply.
+        let plain = try await TestClient(library: library, firstLoadWait: patience).initialize()
         #expect(String(decoding: plain.serialized(), as: UTF8.self) == """
             {"capabilities":{"codeActionProvider":{"codeActionKinds":["refactor.rewrite","refactor.extract"],"resolveProvider":true},\
             "completionProvider":{"resolveProvider":true,"triggerCharacters":["!"]},\
