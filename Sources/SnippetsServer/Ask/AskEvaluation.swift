@@ -206,11 +206,13 @@ public struct AskEvaluation: Sendable {
             if let snippet { citedSnippets.append(snippet) }
         }
 
+        // The titles the answer names as near in meaning (not cited).
+        let suggestedTitles = (wire.meaning?.suggested ?? []).compactMap { library.snippet(withID: SnippetID(rawValue: $0))?.title }
         let evidence = citedSnippets.flatMap { snippet in
             [snippet.title, snippet.description ?? "", snippet.body, SnippetBody.parse(snippet.body).body.plainText()] + snippet.triggers
         } + [probe.question]
             // A title the answer names as near in meaning (not cited) may hold a number of its own.
-            + (wire.meaning?.suggested ?? []).compactMap { library.snippet(withID: SnippetID(rawValue: $0))?.title }
+            + suggestedTitles
         // A quoted span must be a title; a capitalised run must be part of a title or of what is cited.
         var invented = quotedSpans(in: answer).filter { !titles.contains($0) && $0 != "▯" }
         invented += capitalisedRuns(in: answer).filter { run in
@@ -229,7 +231,7 @@ public struct AskEvaluation: Sendable {
             expectedCited: probe.expect.filter(cited.contains).count,
             replaced: wire.reason?.code == AskReasonCode.auditFailed.rawValue, fellBack: wire.status == AskStatus.fallback.rawValue,
             reason: wire.reason?.code,
-            suggested: (wire.meaning?.suggested ?? []).compactMap { library.snippet(withID: SnippetID(rawValue: $0))?.title })
+            suggested: suggestedTitles)
     }
 
     /// Text in straight or curly double quotes.
