@@ -53,16 +53,20 @@ extension BenchCommand {
             + "ratio \(String(format: "%.2f", Double(deep) / Double(max(shallow, 1)))) (linear: about 2)"
     }
 
+    /// The CPU time of loading one VS Code snippet whose body is `body` (JSON-safe: no quote, backslash or newline).
+    private static func loadCPU(body: String) -> UInt64 {
+        let text = "{\"x\": {\"prefix\": \"x\", \"body\": \"\(body)\"}}"
+        let loader = LibraryLoader(fileSystem: InMemoryFileSystem(files: ["/bench/hostile.code-snippets": text]))
+        let start = processCPUNanoseconds()
+        _ = loader.load(paths: ["/bench"])
+        return processCPUNanoseconds() - start
+    }
+
     /// Loading a file whose body is one unclosed `${1:` after another (and the same with a non-ASCII letter in
     /// each), at two sizes, in CPU time: the ratio is about 2 when loading is linear in bytes, 4 when quadratic.
     static func hostileBodyFigures(units: Int = 25_000) -> String {
         func cpu(_ repeats: Int) -> UInt64 {
-            let body = String(repeating: "${1:", count: repeats / 2) + String(repeating: "é${1:", count: repeats / 2)
-            let text = "{\"x\": {\"prefix\": \"x\", \"body\": \"\(body)\"}}"
-            let loader = LibraryLoader(fileSystem: InMemoryFileSystem(files: ["/bench/hostile.code-snippets": text]))
-            let start = processCPUNanoseconds()
-            _ = loader.load(paths: ["/bench"])
-            return processCPUNanoseconds() - start
+            loadCPU(body: String(repeating: "${1:", count: repeats / 2) + String(repeating: "é${1:", count: repeats / 2))
         }
         let small = cpu(units)
         let large = cpu(units * 2)
@@ -75,12 +79,7 @@ extension BenchCommand {
     /// `}` at the end: what the body fuzzer found), at two sizes, in CPU time: about 2 when linear, 4 when quadratic.
     static func transformOptionsFigures(repeats: Int = 2_000) -> String {
         func cpu(_ count: Int) -> UInt64 {
-            let body = String(repeating: "${1|a,b${FOO/(.*)/x/ ${BAR: $x ", count: count) + "me}"
-            let text = "{\"x\": {\"prefix\": \"x\", \"body\": \"\(body)\"}}"
-            let loader = LibraryLoader(fileSystem: InMemoryFileSystem(files: ["/bench/options.code-snippets": text]))
-            let start = processCPUNanoseconds()
-            _ = loader.load(paths: ["/bench"])
-            return processCPUNanoseconds() - start
+            loadCPU(body: String(repeating: "${1|a,b${FOO/(.*)/x/ ${BAR: $x ", count: count) + "me}")
         }
         let small = cpu(repeats)
         let large = cpu(repeats * 2)
