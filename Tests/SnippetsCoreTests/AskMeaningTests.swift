@@ -256,6 +256,55 @@ struct MeaningStoreTests {
         let tiny = askLibrary([("Home address", "Postal address", "Berlin")])
         #expect(thresholds(tiny) == .defaults)
     }
+    @Test func calibrationIsTheSameInWhateverFolderTheLibraryIs() {
+        // Snippet identifiers hold the file's path; probes chosen by identifier made one library's margin range from
+        // 0.06 to 0.13 with its folder, and so its answers (the CI checkout answered "how do I neuter a ferret?" with
+        // "Price: rabbit neutering" where a developer's checkout declined it).
+        let embedder = HashedWordsEmbedder()
+        let words = ["invoice", "reminder", "garden", "ferry", "lantern", "quartz", "violin", "harbour", "pepper", "saddle",
+                     "meadow", "copper", "anchor", "ribbon", "timber", "velvet", "glacier", "orchid", "marble", "pigeon"]
+        func thresholds(snippetCount: Int, uri: String) -> MeaningThresholds {
+            var state: UInt64 = 7
+            func next() -> Int {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                return Int(state >> 33)
+            }
+            let entries = (0..<snippetCount).map { index -> (String, String, String) in
+                let title = "\(words[next() % words.count]) \(words[next() % words.count]) \(index)"
+                return (title, "\(words[next() % words.count]) \(words[next() % words.count])", "body \(index)")
+            }
+            let library = askLibrary(entries, uri: uri)
+            let facts = AskLibraryFacts(library: library)
+            let vectors = MeaningVectors(identity: embedder.identity, dimension: embedder.dimension)
+            MeaningEmbedding.run(library: library, facts: facts, embedder: embedder, vectors: vectors)
+            return MeaningCalibration.thresholds(for: library, meaning: facts.meaning, embedder: embedder, vectors: vectors)
+        }
+        for count in [70, MeaningCalibration.maximumProbes + 90] {
+            let home = thresholds(snippetCount: count, uri: "file:///home/mira/snippets/personal.code-snippets")
+            #expect(home.measured != nil)
+            for folder in ["/check/work/main", "/srv/p", "/tmp/a", "/home/u/x"] {
+                #expect(thresholds(snippetCount: count, uri: "file://\(folder)/personal.code-snippets") == home, "\(count) snippets in \(folder)")
+            }
+        }
+    }
+}
+
+/// Embeds a text as its words hashed into a few signed dimensions: near for texts sharing words, and different for
+/// every library, so thresholds measured on a sample of its snippets depend on the sample.
+struct HashedWordsEmbedder: SentenceEmbedder {
+    var identity: String { "hashed-words-24" }
+    var dimension: Int { 24 }
+    func embed(_ texts: [String]) -> [[Float]] {
+        texts.map { text in
+            var vector = [Float](repeating: 0.05, count: dimension)
+            for word in AskWords.tokens(in: text) {
+                let hash = FNV1a.hash(word.utf8)
+                vector[Int(hash % UInt64(dimension))] += (hash >> 32) & 1 == 0 ? 1 : -0.5
+            }
+            let length = vector.reduce(0) { $0 + $1 * $1 }.squareRoot()
+            return vector.map { $0 / length }
+        }
+    }
 }
 
 /// Counts the texts it encodes.

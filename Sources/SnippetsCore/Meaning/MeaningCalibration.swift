@@ -9,13 +9,14 @@
 ///
 /// The similarity is the higher of the off-topic best matches' 90th percentile plus 0.05 and the held-out leaders'
 /// 75th percentile; the margin the 90th percentile of the leads of those wrong leaders that reach that similarity;
-/// each within bounds, so a library of near-duplicates asks for a clearer lead than one of distinct snippets. The margin never exceeds the anchor measured over ten batteries (0.13). Probes are chosen by content (sorted by identifier, evenly spaced), so the
-/// same library gives the same thresholds and an edited one new ones. A library under `minimumSnippets` keeps the
-/// defaults: too few probes to measure anything.
+/// each within bounds, so a library of near-duplicates asks for a clearer lead than one of distinct snippets. The
+/// margin never exceeds the anchor measured over ten batteries (0.13). Every titled snippet is probed up to
+/// `maximumProbes`, chosen by content (`probes(from:)`), so the same library gives the same thresholds in any folder
+/// and an edited one new ones. A library under `minimumSnippets` keeps the defaults: too few probes to measure anything.
 public enum MeaningCalibration {
     public static let minimumSnippets = 12
     /// The most snippets probed.
-    public static let maximumProbes = 48
+    public static let maximumProbes = 160
     static let marginBounds: ClosedRange<Float> = 0.05...0.13
     static let similarityBounds: ClosedRange<Float> = 0.25...0.55
     static let nearnessBounds: ClosedRange<Float> = 0.25...0.5
@@ -38,10 +39,7 @@ public enum MeaningCalibration {
         func text(of snippet: Snippet) -> String { MeaningText.text(of: snippet) }
         let embedded = library.snippets.filter { meaning.hasVector($0.id) }
         guard embedded.count >= minimumSnippets else { return .defaults }
-        let sorted = embedded.sorted { $0.id < $1.id }
-        let step = max(1, sorted.count / maximumProbes)
-        let probed = stride(from: 0, to: sorted.count, by: step).prefix(maximumProbes).map { sorted[$0] }
-            .filter { $0.title.split(whereSeparator: \.isWhitespace).count >= 2 }
+        let probed = probes(from: embedded)
 
         func vector(for text: String) -> [Float] {
             let key = MeaningText.key(of: text)
@@ -105,6 +103,20 @@ public enum MeaningCalibration {
         return thresholds
     }
 
+    /// The snippets probed: every one whose title has two words or more, up to `maximumProbes` evenly spaced in
+    /// order of their text's digest (title and what is embedded). Chosen by content, never by identifier: an
+    /// identifier holds the file's path, and the same library in another folder must calibrate the same (choosing
+    /// by identifier made the margin of one library range from 0.06 to 0.13 with its folder).
+    static func probes(from snippets: [Snippet]) -> [Snippet] {
+        let titled = snippets.filter { $0.title.split(whereSeparator: \.isWhitespace).count >= 2 }
+        let keyed = titled.map { snippet in
+            (key: SHA1.hex(Array("\(snippet.title)\u{0}\(MeaningText.key(of: MeaningText.text(of: snippet)))".utf8)), snippet: snippet)
+        }
+        .sorted { $0.key < $1.key }
+        guard keyed.count > maximumProbes else { return keyed.map(\.snippet) }
+        return (0..<maximumProbes).map { keyed[$0 * keyed.count / maximumProbes].snippet }
+    }
+
     /// What a calibration of `meaning`'s library depends on, as a hex digest: the snippets probed (identifiers and
     /// titles), the text each is embedded from (`SnapshotMeaning.textsRevision`), the encoder, and how calibration is
     /// done (`version`). The same digest means the same thresholds, so a calibration is kept per library revision
@@ -115,7 +127,7 @@ public enum MeaningCalibration {
     }
 
     /// Changes whenever `thresholds` would give other figures for the same library.
-    static let version = 2
+    static let version = 3
 
     /// The cache keys of every text a calibration of `library` may encode (a superset: every title), so a cache
     /// kept for the library keeps its probes too.
