@@ -123,6 +123,37 @@ struct AskMeaningTests {
         #expect(!byWords.answer.contains("Nearest in meaning"))
     }
 
+    @Test func beforeEverySnippetIsEmbeddedTheNearestAreSaidToBeOfThoseEmbedded() async throws {
+        let twins = askLibrary([
+            ("Gentle payment reminder", "Nudge for an invoice", "A quick reminder that the invoice is overdue."),
+            ("Home address", "Postal address for forms", "Linienstraße 118, 10115 Berlin"),
+            ("Second payment reminder", "Chase for an invoice", "A second reminder that the invoice is overdue."),
+        ])
+        let question = AskRequest(question: "someone hasn't paid, what now?")
+        let partly = try await meaningPipeline(twins, budget: 2).answer(question)
+        #expect(partly.meaning?.state == .embedding)
+        #expect(partly.answer.contains("Nearest in meaning of the 2 of 3 snippets embedded so far, not confirmed: \"Gentle payment reminder\"."), "\(partly.answer)")
+        let whole = try await meaningPipeline(twins).answer(question)
+        #expect(whole.answer.contains("Nearest in meaning, not confirmed: "), "\(whole.answer)")
+    }
+
+    @Test func aPickWithoutAVectorYetIsNotPassedOverByMeaning() {
+        let pair = askLibrary([
+            ("Python logging setup", "Configure the logging module", "logging.basicConfig(level=logging.INFO)"),
+            ("Bash strict mode", "Stop a shell script on the first error", "set -euo pipefail"),
+        ])
+        let logging = pair.snippets[0], bash = pair.snippets[1]
+        let question = meaningConcepts.embed(["set up logging"])[0]
+        func leader(embedding budget: Int?) -> Snippet? {
+            let facts = AskLibraryFacts(library: pair)
+            let vectors = MeaningVectors(identity: meaningConcepts.identity, dimension: meaningConcepts.dimension)
+            MeaningEmbedding.run(library: pair, facts: facts, embedder: meaningConcepts, vectors: vectors, budget: budget)
+            return AskPipeline.leaderPassedOver(picked: [bash], candidates: [logging, bash], vector: question, meaning: facts.meaning)
+        }
+        #expect(leader(embedding: nil)?.id == logging.id, "both embedded: the first leads the pick by meaning")
+        #expect(leader(embedding: 1) == nil, "the pick has no vector yet: nothing is known to lead it")
+    }
+
     @Test func aQuestionNearNothingNamesNothingAsNear() async throws {
         // No concept of the question is in the library: its nearest snippet is below the nearness floor.
         let result = try await meaningPipeline(library).answer(AskRequest(question: "how do I neuter a ferret?"))

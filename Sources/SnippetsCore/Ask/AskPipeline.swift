@@ -113,7 +113,11 @@ public struct AskPipeline: Sendable {
             result.candidates.append(AskCandidate(snippet))
         }
         let named = near.map { "\"\($0.title)\"" }.listed(conjunction: "and")
-        result.answer += " Nearest in meaning, not confirmed: \(named)."
+        // Before every snippet is embedded, "nearest" is of those that are: said, as "nothing matches" never is of
+        // what was not searched.
+        let status = meaning.status
+        let among = status.state == .embedding ? " of the \(status.embedded) of \(status.total) snippets embedded so far" : ""
+        result.answer += " Nearest in meaning\(among), not confirmed: \(named)."
         result.suggested = near.map(\.id)
         return result
     }
@@ -263,8 +267,11 @@ public struct AskPipeline: Sendable {
         var foundByMeaning = false
         // Not for a question that asks for a figure ("what do I charge per mile?"): a near snippet's figure would be
         // quoted as the answer, and a wrong price reads exactly like a right one.
+        // Nor before every snippet is embedded: a lead over the snippets that have vectors says nothing about those
+        // that do not yet (a twin not embedded yet would make the other lead by any margin); the decline names the
+        // nearest of those embedded, as such (`suggesting`).
         if deterministic == nil, abstention?.missing.isEmpty ?? true, let questionVector, taughtAgain.isEmpty,
-            !QuoteFinder.asksForFigure(question)
+            !QuoteFinder.asksForFigure(question), facts.meaning.status.state == .ready
         {
             let (pick, leader) = meaningAnswer(
                 question: question, words: words, terms: ownTerms, vector: questionVector, language: language, quotes: quotes)
@@ -654,9 +661,12 @@ public struct AskPipeline: Sendable {
     static func leaderPassedOver(picked: [Snippet], candidates: [Snippet], vector: [Float], meaning: SnapshotMeaning) -> Snippet? {
         guard let first = candidates.first, !picked.isEmpty, !picked.contains(where: { $0.id == first.id }) else { return nil }
         let similarity = meaning.similarities(of: vector, to: candidates.map(\.id))
-        guard let lead = similarity[first.id], candidates.allSatisfy({ (similarity[$0.id] ?? -1) <= lead }) else { return nil }
+        // A candidate without a vector yet may be nearer than the first: nothing is known to lead until all have one.
+        guard similarity.count == Set(candidates.map(\.id)).count, let lead = similarity[first.id],
+            candidates.allSatisfy({ similarity[$0.id]! <= lead })
+        else { return nil }
         let margin = meaning.thresholds.margin
-        guard picked.allSatisfy({ lead - (similarity[$0.id] ?? -1) >= margin }) else { return nil }
+        guard picked.allSatisfy({ lead - (similarity[$0.id] ?? 1) >= margin }) else { return nil }
         return first
     }
 
