@@ -135,12 +135,53 @@ public enum AskText {
 
     /// `sentence` as markers are looked for in it: without invisible format characters (a zero-width space or a soft
     /// hyphen inside `assis\u{200B}tant` splits the word), with accents and full-width forms folded (`ïgnore`,
-    /// `ＩＧＮＯＲＥ`). ASCII text is returned as it is.
+    /// `ＩＧＮＯＲＥ`) and letters of other scripts drawn like Latin ones read as those (`foldingLookalikes`). ASCII
+    /// text is returned as it is.
     static func markerText(_ sentence: String) -> String {
         guard !sentence.utf8.allSatisfy({ $0 < 0x80 }) else { return sentence }
         let visible = String(String.UnicodeScalarView(sentence.unicodeScalars.filter { $0.properties.generalCategory != .format }))
-        return visible.folding(options: [.diacriticInsensitive, .widthInsensitive], locale: nil)
+        return foldingLookalikes(visible.folding(options: [.diacriticInsensitive, .widthInsensitive], locale: nil))
     }
+
+    /// `text` with Cyrillic and Greek letters that look like Latin ones written as those (`аssistant` with a Cyrillic
+    /// `а`), where they stand among Latin letters: in a word that mixes scripts, or anywhere in a sentence whose
+    /// letters are mostly Latin (`АІ` alone). A Russian or Greek sentence keeps its letters.
+    static func foldingLookalikes(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.contains(where: { lookalikes[$0] != nil }) else { return text }
+        func isLatin(_ scalar: Unicode.Scalar) -> Bool { scalar.isASCII && scalar.properties.isAlphabetic }
+        let letters = scalars.filter(\.properties.isAlphabetic)
+        let mostlyLatin = letters.filter(isLatin).count * 2 > letters.count
+        var folded = String.UnicodeScalarView()
+        var start = 0
+        while start < scalars.count {
+            var end = start
+            while end < scalars.count && scalars[end].properties.isAlphabetic { end += 1 }
+            let word = scalars[start..<max(end, start + 1)]
+            let mixed = word.contains(where: isLatin)
+            for scalar in word { folded.append(mostlyLatin || mixed ? (lookalikes[scalar] ?? scalar) : scalar) }
+            start = max(end, start + 1)
+        }
+        return String(folded)
+    }
+
+    /// Cyrillic and Greek letters drawn like a Latin letter in common fonts (from Unicode's confusables.txt), and
+    /// that letter.
+    static let lookalikes: [Unicode.Scalar: Unicode.Scalar] = {
+        let pairs: [(String, String)] = [
+            // Cyrillic
+            ("а", "a"), ("в", "b"), ("е", "e"), ("к", "k"), ("м", "m"), ("н", "h"), ("о", "o"), ("р", "p"), ("с", "c"),
+            ("т", "t"), ("у", "y"), ("х", "x"), ("і", "i"), ("ј", "j"), ("ѕ", "s"), ("ԁ", "d"), ("ԛ", "q"), ("ԝ", "w"),
+            ("һ", "h"), ("ӏ", "l"), ("А", "A"), ("В", "B"), ("Е", "E"), ("К", "K"), ("М", "M"), ("Н", "H"), ("О", "O"),
+            ("Р", "P"), ("С", "C"), ("Т", "T"), ("У", "Y"), ("Х", "X"), ("І", "I"), ("Ј", "J"), ("Ѕ", "S"), ("Ԛ", "Q"),
+            ("Ԝ", "W"), ("Ӏ", "I"),
+            // Greek
+            ("α", "a"), ("ο", "o"), ("ι", "i"), ("ν", "v"), ("κ", "k"), ("ρ", "p"), ("υ", "u"), ("χ", "x"), ("Α", "A"),
+            ("Β", "B"), ("Ε", "E"), ("Ζ", "Z"), ("Η", "H"), ("Ι", "I"), ("Κ", "K"), ("Μ", "M"), ("Ν", "N"), ("Ο", "O"),
+            ("Ρ", "P"), ("Τ", "T"), ("Υ", "Y"), ("Χ", "X"),
+        ]
+        return Dictionary(uniqueKeysWithValues: pairs.map { ($0.0.unicodeScalars.first!, $0.1.unicodeScalars.first!) })
+    }()
 
     /// Whether `sentence` is a capitalised chat-role label: "SYSTEM:", "SYSTEM OVERRIDE:", "[ASSISTANT]:": up to three
     /// words ending in a colon, one of them a role label (`Lexicon.roleLabels`). In other case these are ordinary
