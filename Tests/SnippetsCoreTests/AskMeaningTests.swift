@@ -44,6 +44,14 @@ func meaningPipeline(
     return AskPipeline(library: library, index: TokenIndex(library: library), facts: facts)
 }
 
+/// Two payment reminders a question about an unpaid invoice is equally near, and an address between them (so a
+/// budget of two embeds one reminder and not its twin).
+let paymentTwins = askLibrary([
+    ("Gentle payment reminder", "Nudge for an invoice", "A quick reminder that the invoice is overdue."),
+    ("Home address", "Postal address for forms", "Linienstraße 118, 10115 Berlin"),
+    ("Second payment reminder", "Chase for an invoice", "A second reminder that the invoice is overdue."),
+])
+
 @Suite("Ask by meaning")
 struct AskMeaningTests {
     let library = askLibrary([
@@ -89,51 +97,36 @@ struct AskMeaningTests {
 
     @Test func noClearLeadNamesNothing() async throws {
         // Two reminders equally near: a meaning match must lead the runner-up by the margin.
-        let twins = askLibrary([
-            ("Gentle payment reminder", "Nudge for an invoice", "A quick reminder that the invoice is overdue."),
-            ("Second payment reminder", "Chase for an invoice", "A second reminder that the invoice is overdue."),
-            ("Home address", "Postal address for forms", "Linienstraße 118, 10115 Berlin"),
-        ])
-        let result = try await meaningPipeline(twins).answer(AskRequest(question: "someone hasn't paid, what now?"))
+        let result = try await meaningPipeline(paymentTwins).answer(AskRequest(question: "someone hasn't paid, what now?"))
         #expect(result.citations.isEmpty)
         #expect(!result.foundByMeaning)
     }
 
     @Test func withoutAClearLeadTheNearestAreNamedAsNearNotAsTheAnswer() async throws {
-        let twins = askLibrary([
-            ("Gentle payment reminder", "Nudge for an invoice", "A quick reminder that the invoice is overdue."),
-            ("Second payment reminder", "Chase for an invoice", "A second reminder that the invoice is overdue."),
-            ("Home address", "Postal address for forms", "Linienstraße 118, 10115 Berlin"),
-        ])
         let question = AskRequest(question: "someone hasn't paid, what now?")
-        let result = try await meaningPipeline(twins).answer(question)
+        let result = try await meaningPipeline(paymentTwins).answer(question)
         #expect(result.status == .noMatch)
         #expect(result.citations.isEmpty, "a suggestion is never a citation")
-        let suggested = result.suggested.compactMap { id in twins.snippet(withID: id)?.title }
+        let suggested = result.suggested.compactMap { id in paymentTwins.snippet(withID: id)?.title }
         #expect(Set(suggested) == ["Gentle payment reminder", "Second payment reminder"])
         #expect(result.answer.contains("Nearest in meaning, not confirmed: \"\(suggested[0])\" and \"\(suggested[1])\"."))
         // Every title the answer names is a candidate's.
         #expect(result.suggested.allSatisfy { id in result.candidates.contains { $0.snippetID == id } })
 
         // Without an encoder nothing is near in meaning: the same decline names nothing.
-        let facts = AskLibraryFacts(library: twins)
+        let facts = AskLibraryFacts(library: paymentTwins)
         facts.meaning.turnOff(because: "no encoder file")
-        let byWords = try await AskPipeline(library: twins, index: TokenIndex(library: twins), facts: facts).answer(question)
+        let byWords = try await AskPipeline(library: paymentTwins, index: TokenIndex(library: paymentTwins), facts: facts).answer(question)
         #expect(byWords.suggested.isEmpty)
         #expect(!byWords.answer.contains("Nearest in meaning"))
     }
 
     @Test func beforeEverySnippetIsEmbeddedTheNearestAreSaidToBeOfThoseEmbedded() async throws {
-        let twins = askLibrary([
-            ("Gentle payment reminder", "Nudge for an invoice", "A quick reminder that the invoice is overdue."),
-            ("Home address", "Postal address for forms", "Linienstraße 118, 10115 Berlin"),
-            ("Second payment reminder", "Chase for an invoice", "A second reminder that the invoice is overdue."),
-        ])
         let question = AskRequest(question: "someone hasn't paid, what now?")
-        let partly = try await meaningPipeline(twins, budget: 2).answer(question)
+        let partly = try await meaningPipeline(paymentTwins, budget: 2).answer(question)
         #expect(partly.meaning?.state == .embedding)
         #expect(partly.answer.contains("Nearest in meaning of the 2 of 3 snippets embedded so far, not confirmed: \"Gentle payment reminder\"."), "\(partly.answer)")
-        let whole = try await meaningPipeline(twins).answer(question)
+        let whole = try await meaningPipeline(paymentTwins).answer(question)
         #expect(whole.answer.contains("Nearest in meaning, not confirmed: "), "\(whole.answer)")
     }
 
