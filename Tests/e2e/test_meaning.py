@@ -116,3 +116,44 @@ def test_a_decline_names_the_nearest_in_meaning_as_near_and_cites_nothing(tmp_pa
     far = ask("what's the capital of Mongolia?", tmp_path)
     assert far["citations"] == [] and "suggested" not in far["meaning"], far["answer"]
     assert "Nearest in meaning" not in far["answer"]
+
+
+def test_embed_covers_the_whole_library_once_and_ask_then_matches_by_meaning(tmp_path, encoder_present):
+    """`snippets-lsp embed` encodes what the cache lacks and calibrates, saying how much it did; run again it encodes
+    nothing; an ask after it matches by meaning over the whole library at once. With meaning off it says so."""
+    env = {k: v for k, v in os.environ.items() if k != "SNIPPETS_ENCODER"}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+    first = subprocess.run([BINARY, "embed", "--library", str(LIBRARY)], capture_output=True, text=True, env=env, timeout=300)
+    assert first.returncode == 0, first.stderr
+    total = json.loads(subprocess.run(
+        [BINARY, "ask", "--library", str(LIBRARY), "--json", "--no-learning", "what do I send someone who hasn't paid?"],
+        capture_output=True, text=True, env=env, timeout=300, check=True).stdout)["meaning"]["total"]
+    assert f"Meaning search covers all {total} snippets: {total} encoded now, 0 from the cache" in first.stdout
+    assert f"{total} of {total} snippets embedded" in first.stderr
+    again = subprocess.run([BINARY, "embed", "--library", str(LIBRARY)], capture_output=True, text=True, env=env, timeout=300)
+    assert again.returncode == 0 and f"0 encoded now, {total} from the cache" in again.stdout, again.stdout
+    result = ask("what do I send someone who hasn't paid?", tmp_path)
+    assert result["meaning"]["state"] == "ready" and result["meaning"]["foundByMeaning"] is True
+
+    off = subprocess.run([BINARY, "embed", "--library", str(LIBRARY)], capture_output=True, text=True,
+                         env=dict(env, SNIPPETS_ENCODER="off"), timeout=60)
+    assert off.returncode == 1 and "SNIPPETS_ENCODER=off" in off.stderr
+
+
+def test_a_first_ask_over_a_large_library_names_nothing_by_meaning_and_points_to_embed(tmp_path, encoder_present):
+    """A first `ask` spends a few seconds encoding; over thousands of snippets that covers part of the library, and a
+    lead over part of it proves nothing: meaning names no answer, the decline's nearest are said to be of those
+    embedded so far, and the note says how to embed the rest now."""
+    snippets = {f"Note {i}: {word} {i}": {"prefix": f"n{i}", "body": f"{word} reminder number {i} for the team."}
+                for i, word in ((i, ["garden", "invoice", "ferry", "violin", "harbour"][i % 5]) for i in range(4000))}
+    folder = tmp_path / "large"
+    folder.mkdir()
+    (folder / "notes.code-snippets").write_text(json.dumps(snippets), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "SNIPPETS_ENCODER"}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+    done = subprocess.run([BINARY, "ask", "--library", str(folder), "--no-learning", "what do I send about an unpaid bill?"],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "names nothing until it covers all: `snippets-lsp embed` embeds the rest now" in done.stdout, done.stdout
+    assert "found by meaning" not in done.stdout
+    assert "Nearest in meaning of the " in done.stdout and " of 4000 snippets embedded so far, not confirmed: \"Note " in done.stdout, done.stdout

@@ -47,7 +47,7 @@ enum AskAnswerText {
             guard let note = meaning.note, note != MeaningSetup.turnedOffReason else { return nil }
             return note
         case .embedding:
-            return "Meaning search covered \(meaning.embedded) of \(meaning.total) snippets; asks after this one embed the rest (the language server embeds the whole library in the background)."
+            return "Meaning search covered \(meaning.embedded) of \(meaning.total) snippets and names nothing until it covers all: `snippets-lsp embed` embeds the rest now, or asks after this one go on where this stopped (the language server embeds the whole library in the background)."
         case .ready:
             return nil
         }

@@ -71,6 +71,7 @@ public enum CommandLineTool {
         CheckCommand.self,
         SearchCommand.self,
         AskCommand.self,
+        EmbedCommand.self,
         LearnCommand.self,
         GapsCommand.self,
         EvalCommand.self,

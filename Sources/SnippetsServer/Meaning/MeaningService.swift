@@ -86,11 +86,15 @@ public final class MeaningService: @unchecked Sendable {
     /// Embeds `library` (whose facts are `facts`) now, on the calling thread: what the command line does before it
     /// asks. `budget`: how long to spend encoding (nil: until every snippet is embedded); what is left is embedded
     /// by later calls, from the cache. Saves the cache when anything was encoded.
+    /// `progress` is called with the snippets done and the total after each batch.
     @discardableResult
-    public func embedNow(library: SnippetLibrary, facts: AskLibraryFacts, budget: Duration? = nil) -> Int {
+    public func embedNow(
+        library: SnippetLibrary, facts: AskLibraryFacts, budget: Duration? = nil,
+        progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) -> Int {
         // The budget is for encoding: it starts at the first batch, after the texts are read.
         var deadline: ContinuousClock.Instant?
-        return embed(library, facts: facts) {
+        let shouldStop = {
             guard let budget else { return false }
             guard let deadline else {
                 deadline = .now + budget
@@ -98,6 +102,7 @@ public final class MeaningService: @unchecked Sendable {
             }
             return ContinuousClock.now >= deadline
         }
+        return embed(library, facts: facts, shouldStop: shouldStop, progress: progress)
     }
 
     /// Embeds `snapshot` on a thread of its own at low priority, stopping if a newer snapshot is given first.
