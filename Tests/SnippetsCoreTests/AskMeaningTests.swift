@@ -128,6 +128,10 @@ struct AskMeaningTests {
         #expect(partly.answer.contains("Nearest in meaning of the 2 of 3 snippets embedded so far, not confirmed: \"Gentle payment reminder\"."), "\(partly.answer)")
         let whole = try await meaningPipeline(paymentTwins).answer(question)
         #expect(whole.answer.contains("Nearest in meaning, not confirmed: "), "\(whole.answer)")
+        // Nothing near among those embedded: the decline still says meaning has not covered the library.
+        let far = AskRequest(question: "how do I neuter a ferret?")
+        #expect(try await meaningPipeline(paymentTwins, budget: 1).answer(far).answer.hasSuffix(" Matching by meaning has covered 1 of 3 snippets so far."))
+        #expect(try await !meaningPipeline(paymentTwins).answer(far).answer.contains("Matching by meaning has covered"))
     }
 
     @Test func aPickWithoutAVectorYetIsNotPassedOverByMeaning() {

@@ -74,6 +74,7 @@ public struct AskPipeline: Sendable {
         if let questionVector { result = suggesting(in: result, vector: questionVector, language: request.language) }
         if model != nil { result.model = modelStanding }
         result.meaning = facts.meaning.status
+        if let meaning = result.meaning { result = Self.noting(partialMeaning: meaning, in: result) }
         result.searchTerms = showingCorrections(in: result.searchTerms, question: request.question, language: request.language)
         return Self.noting(unsearched: facts.facts.unsearched, in: result)
     }
@@ -136,6 +137,17 @@ public struct AskPipeline: Sendable {
 
     /// `result`, saying what was not searched when it names no snippet and part of the library could not be read:
     /// "nothing matches" is never said about a library that was only partly searched.
+    /// `result`, saying how much of the library meaning search had covered when it names nothing while snippets are
+    /// still being embedded (a decline that names the nearest already says it, in `suggesting`).
+    static func noting(partialMeaning meaning: AskMeaning, in result: AskResult) -> AskResult {
+        guard meaning.state == .embedding, result.status == .noMatch, result.citations.isEmpty, result.suggested.isEmpty,
+            let code = result.reason?.code, suggestingReasons.contains(code)
+        else { return result }
+        var result = result
+        result.answer += " Matching by meaning has covered \(meaning.embedded) of \(meaning.total) snippets so far."
+        return result
+    }
+
     static func noting(unsearched: [String], in result: AskResult) -> AskResult {
         guard !unsearched.isEmpty, result.citations.isEmpty, result.status == .noMatch || result.status == .fallback
         else { return result }
