@@ -53,14 +53,7 @@ public enum CheckCommand: SnippetsCommand {
         """
 
     public static func run(_ context: CommandContext) async -> Int32 {
-        let arguments: ParsedArguments
-        do {
-            arguments = try options.parse(context.arguments)
-            if !arguments.positionals.isEmpty { throw ArgumentError.tooManyArguments(arguments.positionals) }
-        } catch {
-            context.printError("snippets-lsp check: \(error)\n\n\(help)")
-            return 2
-        }
+        guard let arguments = parsedOptionsOnly(context) else { return 2 }
         var engine: SnippetEngine?
         if let name = arguments.value("--client") {
             guard let named = KnownClient.checkableEngine(named: name) else {

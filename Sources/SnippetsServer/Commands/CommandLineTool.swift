@@ -62,6 +62,19 @@ public protocol SnippetsCommand: Sendable {
 
 extension SnippetsCommand {
     public static var isDeveloperTool: Bool { false }
+
+    /// `context`'s arguments parsed with `options`, for a command that takes no positional argument; nil after the
+    /// error and the help are printed (the command then exits with 2).
+    static func parsedOptionsOnly(_ context: CommandContext) -> ParsedArguments? {
+        do {
+            let arguments = try options.parse(context.arguments)
+            if !arguments.positionals.isEmpty { throw ArgumentError.tooManyArguments(arguments.positionals) }
+            return arguments
+        } catch {
+            context.printError("snippets-lsp \(name): \(error)\n\n\(help)")
+            return nil
+        }
+    }
 }
 
 /// `snippets-lsp`'s entry point: picks the subcommand.

@@ -25,14 +25,7 @@ public enum EmbedCommand: SnippetsCommand {
         """
 
     public static func run(_ context: CommandContext) async -> Int32 {
-        let arguments: ParsedArguments
-        do {
-            arguments = try options.parse(context.arguments)
-            if !arguments.positionals.isEmpty { throw ArgumentError.tooManyArguments(arguments.positionals) }
-        } catch {
-            context.printError("snippets-lsp embed: \(error)\n\n\(help)")
-            return 2
-        }
+        guard let arguments = parsedOptionsOnly(context) else { return 2 }
         let library = LibraryOptions.paths(from: arguments, environment: context.environment).load()
         guard !library.snippets.isEmpty else {
             context.printError("snippets-lsp embed: the library holds no snippets (`snippets-lsp doctor` says why)")
