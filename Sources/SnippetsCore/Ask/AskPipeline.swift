@@ -135,8 +135,6 @@ public struct AskPipeline: Sendable {
         return terms.map { shown[$0] ?? $0 }
     }
 
-    /// `result`, saying what was not searched when it names no snippet and part of the library could not be read:
-    /// "nothing matches" is never said about a library that was only partly searched.
     /// `result`, saying how much of the library meaning search had covered when it names nothing while snippets are
     /// still being embedded (a decline that names the nearest already says it, in `suggesting`).
     static func noting(partialMeaning meaning: AskMeaning, in result: AskResult) -> AskResult {
@@ -148,6 +146,8 @@ public struct AskPipeline: Sendable {
         return result
     }
 
+    /// `result`, saying what was not searched when it names no snippet and part of the library could not be read:
+    /// "nothing matches" is never said about a library that was only partly searched.
     static func noting(unsearched: [String], in result: AskResult) -> AskResult {
         guard !unsearched.isEmpty, result.citations.isEmpty, result.status == .noMatch || result.status == .fallback
         else { return result }
