@@ -54,8 +54,7 @@ public enum EmbedCommand: SnippetsCommand {
             context.printError("snippets-lsp embed: \(status.note ?? "meaning search is off")")
             return 1
         }
-        let seconds = (ContinuousClock.now - started).components
-        let elapsed = String(format: "%.1f", Double(seconds.seconds) + Double(seconds.attoseconds) / 1e18)
+        let elapsed = String(format: "%.1f", (ContinuousClock.now - started).inSeconds)
         let thresholds = facts.meaning.thresholds
         let calibration = thresholds.measured == nil
             ? "the default thresholds (a library under \(MeaningCalibration.minimumSnippets) snippets is not calibrated)"

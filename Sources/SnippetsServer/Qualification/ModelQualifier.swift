@@ -252,8 +252,7 @@ public actor ModelQualifier {
             }
             if counts.asked >= 4 && counts.faults == counts.asked { return nil }
         }
-        let elapsed = (ContinuousClock.now - started).components
-        counts.seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        counts.seconds = (ContinuousClock.now - started).inSeconds
         return counts.role == nil ? nil : counts
     }
 
