@@ -62,6 +62,42 @@ struct ReloadTests {
         #expect(try await labels(client, typing: "wor") == ["world"])
     }
 
+    /// A check that waits without working (a library on a network disk, whose stat waits on the network, or a
+    /// machine whose cores are busy with other work) is not taken for a costly one: the checks are spaced by the
+    /// processor time they cost, so an edit is still seen at once, not minutes later. Each check here waits 400 ms,
+    /// which spaced by its duration would be 160 s, longer than a test waits.
+    @Test func aCheckThatWaitsWithoutWorkingDoesNotSpaceTheChecksOut() async throws {
+        let library = TestLibrary([makeFile([makeSnippet("Hello", triggers: ["hello"], body: "hello()")])])
+        let checksDone = DispatchSemaphore(value: 0)
+        let client = TestClient(library: library, polling: true) { configuration in
+            let stamps = configuration.libraryStamps
+            configuration.libraryStamps = { paths in
+                Thread.sleep(forTimeInterval: 0.4)
+                defer { checksDone.signal() }
+                return stamps?(paths) ?? [:]
+            }
+        }
+        try await client.initialize()
+        #expect(try await labels(client, typing: "wor").isEmpty)
+        // The edit comes after the first walk and one periodic check: the next check is spaced by that check's cost.
+        for _ in 0..<2 {
+            #expect(await LibraryService.offCooperativeThreads { checksDone.wait(timeout: .now() + 120) } == .success)
+        }
+        library.put(makeFile([makeSnippet("World", triggers: ["world"], body: "world()")], uri: "file:///lib/more.code-snippets"))
+        try await client.nextLoad()
+        #expect(try await labels(client, typing: "wor") == ["world"])
+    }
+
+    /// The spacing of the periodic check: the poll interval for a cheap check, 400 times the cost of a costly one,
+    /// and never so long that an edit waits more than half a minute.
+    @Test func theCheckIsSpacedByItsCostWithinBounds() {
+        let interval = Duration.milliseconds(2000)
+        #expect(LibraryService.checkInterval(after: .microseconds(300), atLeast: interval) == interval)
+        #expect(LibraryService.checkInterval(after: .milliseconds(10), atLeast: interval) == .seconds(4))
+        #expect(LibraryService.checkInterval(after: .seconds(2), atLeast: interval) == LibraryService.longestCheckInterval)
+        #expect(LibraryService.checkInterval(after: .zero, atLeast: .seconds(60)) == .seconds(60))
+    }
+
     /// The first walk of the library's files (a stat of each, 45 ms with all the shared corpora) runs in the
     /// background: `initialized` and the first completion never wait for it. The walk here is held until the
     /// completion was answered, so the order of events, not a clock, shows which waited.

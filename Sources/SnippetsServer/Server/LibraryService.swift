@@ -295,8 +295,8 @@ actor LibraryService {
         }
     }
 
-    /// Checks `roots` (sizes and modification times) every `pollInterval` (or `checkSpacing` times as long as the last
-    /// check took, when that is longer), reloading on a change, instead of any earlier check; none for no roots or
+    /// Checks `roots` (sizes and modification times) every `pollInterval` (or longer for a costly check:
+    /// `checkInterval(after:atLeast:)`), reloading on a change, instead of any earlier check; none for no roots or
     /// without `ServerConfiguration.libraryStamps`.
     ///
     /// Every walk runs in the background, the first included: `initialized` and the first completion never wait
@@ -313,15 +313,14 @@ actor LibraryService {
             if let loadBegan, last.values.contains(where: { $0.modified >= loadBegan }) {
                 await self?.scheduleReload()
             }
-            var checkTook = Duration.zero
+            var checkCost = Duration.zero
             while !Task.isCancelled {
-                // Never more than a quarter of a percent of a core: a library whose check takes 10 ms is checked
-                // every 4 s rather than every 2 (all the shared corpora: about 3,400 files).
-                try? await Task.sleep(for: max(interval, checkTook * Self.checkSpacing))
+                try? await Task.sleep(for: Self.checkInterval(after: checkCost, atLeast: interval))
                 if Task.isCancelled { return }
-                let began = ContinuousClock.now
-                let current = await Self.offCooperativeThreads { stamps(roots) }
-                checkTook = ContinuousClock.now - began
+                // The check's own processor time, measured on the thread that ran it: not the wait for that thread,
+                // which on a machine busy with other work can be long and would space the checks out for minutes.
+                let (current, cost) = await Self.offCooperativeThreads { ThreadTime.measuring { stamps(roots) } }
+                checkCost = cost
                 if current != last {
                     last = current
                     await self?.scheduleReload()
@@ -330,8 +329,18 @@ actor LibraryService {
         }
     }
 
-    /// The periodic check sleeps at least this many times as long as the last check took.
+    /// The periodic check sleeps at least this many times as long as the last check cost in processor time.
     static let checkSpacing = 400
+
+    /// The longest the periodic check ever sleeps: an edit is seen within this, however large the library.
+    static let longestCheckInterval: Duration = .seconds(30)
+
+    /// How long the periodic check sleeps after a check that cost `cost` of processor time: never more than a quarter
+    /// of a percent of a core (a library whose check costs 10 ms is checked every 4 s rather than every 2; all the
+    /// shared corpora are about 3,400 files), never less than `interval`, never more than `longestCheckInterval`.
+    static func checkInterval(after cost: Duration, atLeast interval: Duration) -> Duration {
+        min(max(interval, cost * checkSpacing), max(interval, longestCheckInterval))
+    }
 
     /// Stops the periodic check.
     func stopWatching() {
