@@ -36,6 +36,9 @@ final class GatedFileSystem: LibraryFileSystem, @unchecked Sendable {
         }
     }
 
+    /// The paths read so far, in the order their reads returned.
+    var readOrder: [String] { condition.withLock { finished } }
+
     /// Whether some read of `path` has returned its bytes.
     func hasRead(_ path: String) -> Bool { condition.withLock { finished.contains(path) } }
 
@@ -80,8 +83,11 @@ final class GatedFileSystem: LibraryFileSystem, @unchecked Sendable {
     ]
 
     /// A server over `fileSystem`, loading as `serve` does, initialized without waiting for a load.
-    func client(_ fileSystem: GatedFileSystem, layers: [LibraryLayer]) async throws -> TestClient {
+    func client(
+        _ fileSystem: GatedFileSystem, layers: [LibraryLayer], firstLanguageGrace: Duration? = nil
+    ) async throws -> TestClient {
         let client = TestClient(firstLoadWait: patience) { configuration in
+            if let firstLanguageGrace { configuration.firstLanguageGrace = firstLanguageGrace }
             configuration.defaultLibraryLayers = layers
             configuration.loadLibrary = { layers, roots in
                 LibraryLoader(fileSystem: fileSystem).load(layers: layers, workspaceRoots: roots)
@@ -123,6 +129,34 @@ final class GatedFileSystem: LibraryFileSystem, @unchecked Sendable {
         let later = try await client.complete(Self.pythonURI, line: 0, character: 2)
         #expect(later.items.map(\.label) == ["for"])
         #expect(!later.isIncomplete)
+    }
+
+    /// When `initialize` did not wait for the library, the whole library's first load lets the first document's
+    /// language files be read before it reads anything: on two cores it would compete with them for the first
+    /// completion. (The grace is a test's patience here, so the order cannot depend on how busy the machine is.)
+    @Test func theWholeLibraryIsReadAfterTheFirstDocumentsLanguage() async throws {
+        let fileSystem = GatedFileSystem(
+            files: [
+                "/lib/python.json": #"{ "For": { "prefix": "for", "body": "for $1 in $2:" } }"#,
+                "/lib/javascript.json": #"{ "For": { "prefix": "for", "body": "for (;;) {}" } }"#,
+            ],
+            closed: [])
+        let client = try await client(fileSystem, layers: [LibraryLayer(path: "/lib")], firstLanguageGrace: patience)
+        client.open(Self.pythonURI, language: "python", text: "fo")
+        try await client.nextLoad()
+        let order = fileSystem.readOrder
+        #expect(order.first == "/lib/python.json")
+        #expect(order.contains("/lib/javascript.json"))
+        #expect(try await client.complete(Self.pythonURI, line: 0, character: 2).items.map(\.label) == ["for"])
+    }
+
+    /// A client that opens no document (one that only asks) still gets the whole library, once the grace is over.
+    @Test func withoutADocumentTheWholeLibraryIsReadAfterTheGrace() async throws {
+        let fileSystem = GatedFileSystem(
+            files: ["/lib/python.json": #"{ "For": { "prefix": "for", "body": "for $1 in $2:" } }"#], closed: [])
+        let client = try await client(fileSystem, layers: [LibraryLayer(path: "/lib")], firstLanguageGrace: .milliseconds(1))
+        try await client.nextLoad()
+        #expect(fileSystem.readOrder == ["/lib/python.json"])
     }
 
     @Test func aLayerReadLateStillWinsItsTrigger() async throws {

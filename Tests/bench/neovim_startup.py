@@ -202,6 +202,8 @@ def main() -> int:
     parser.add_argument("--idle-seconds", type=float, default=30.0)
     parser.add_argument("--settle-seconds", type=float, default=1800.0,
                         help="at most this long for the warm-up's server to be quiet (a cold vector cache: minutes)")
+    parser.add_argument("--only", action="append", choices=["friendly", "13k", "all"],
+                        help="measure only these libraries (repeatable); default: all three")
     arguments = parser.parse_args()
 
     bin_path = pathlib.Path(arguments.bin).resolve()
@@ -220,6 +222,9 @@ def main() -> int:
         "13k set (friendly, vim-snippets, personal)": [friendly, corpora / "vim-snippets", corpora / "personal"],
         "all corpora": sorted(p for p in corpora.iterdir() if p.is_dir()),
     }
+    if arguments.only:
+        keys = dict(zip(["friendly", "13k", "all"], list(libraries)))
+        libraries = {keys[name]: libraries[keys[name]] for name in keys if name in arguments.only}
     BENCH_DIR.mkdir(parents=True, exist_ok=True)
     mini, mini_note = prepare_mini(arguments.mini)
     nvim_version = subprocess.run([nvim, "--version"], capture_output=True, text=True).stdout.splitlines()[0]

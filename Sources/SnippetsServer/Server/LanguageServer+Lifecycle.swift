@@ -39,14 +39,17 @@ extension LanguageServer {
         phase = .running
         await library.select(selection)
         if let key = triggerCharacterKey { firstLoadMemory = (key, selection.watchedRoots, Date()) }
-        await library.scheduleReload()
+        let remembered = client.supportsCompletionRegistration ? nil : rememberedTriggerCharacters()
+        // A reply that does not wait for the load lets the first document's language be read first.
+        let replyWaitsForLoad = !client.supportsCompletionRegistration && remembered == nil
+        await library.scheduleReload(firstLanguageWithin: replyWaitsForLoad ? nil : configuration.firstLanguageGrace)
 
         var capabilities = ServerCapabilities(
             positionEncoding: positionEncoding,
             textDocumentSync: TextDocumentSyncOptions(openClose: true, change: .incremental),
             workspace: WorkspaceServerCapabilities(workspaceFolders: .init(supported: true)))
         if !client.supportsCompletionRegistration {
-            if let characters = rememberedTriggerCharacters() {
+            if let characters = remembered {
                 capabilities.completionProvider = registrations.completionProvider(remembered: characters)
             } else {
                 let snapshot = await library.firstSnapshot(within: configuration.firstLoadWait)

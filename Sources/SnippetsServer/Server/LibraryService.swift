@@ -43,6 +43,8 @@ actor LibraryService {
             case newerThan(Int)
             /// The first load's first snapshot, or the snapshot of this language's files if that comes first.
             case language(String)
+            /// The snapshot of any language's files, or the first load's first snapshot if that comes first.
+            case anyLanguage
         }
 
         let target: Target
@@ -104,7 +106,12 @@ actor LibraryService {
 
     /// Loads the library off the request loop and swaps the new snapshot in when it is ready. Reloads asked for
     /// while one runs are folded into one more run.
-    func scheduleReload() {
+    ///
+    /// `firstLanguageWithin`: the first load, when nothing waits for it (`initialize` was answered without it),
+    /// first lets the files of the first opened document's language be read (`loadFiles(forLanguage:)`), waiting at
+    /// most this long for them: they serve the first completion, and on two cores the whole library's load would
+    /// compete with them for a core. Nothing is read meanwhile, so precedence and the snapshot are unchanged.
+    func scheduleReload(firstLanguageWithin grace: Duration? = nil) {
         guard loading.task == nil else {
             loading.isRequestedAgain = true
             return
@@ -119,7 +126,9 @@ actor LibraryService {
         let lastGood = self.lastGood
         let generation = snapshot.generation + 1
         let servesInterim = servesInterim
+        let grace = generation == 1 ? grace : nil
         loading.task = Task.detached(priority: .utility) {
+            if let grace { _ = await self.wait(for: .anyLanguage, timeout: grace) }
             // On the first load the user's own library goes into service as soon as it is read and indexed: what
             // is learned from the library as a whole (conflicts, revisions) follows, and so do project snippets,
             // which come from a repository someone opened (a slow or hostile `.vscode/*.code-snippets` must not keep
@@ -261,6 +270,7 @@ actor LibraryService {
             case .run(let run) where run <= loading.finished: resume(id)
             case .newerThan(let generation) where snapshot.generation > generation: resume(id)
             case .language(let language) where snapshot.generation > 0 || languageSnapshots[language] != nil: resume(id)
+            case .anyLanguage where snapshot.generation > 0 || !languageSnapshots.isEmpty: resume(id)
             default: break
             }
         }

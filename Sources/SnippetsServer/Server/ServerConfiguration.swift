@@ -49,6 +49,9 @@ public struct ServerConfiguration: Sendable {
     /// How long a request that reads the library (and `initialize`, for clients that cannot register completion
     /// later) waits for the first load before answering "still loading".
     public var firstLoadWait: Duration = .seconds(2)
+    /// When `initialize` was answered without the first load, how long that load waits for the first opened
+    /// document's language files to be read before it starts (`LibraryService.scheduleReload(firstLanguageWithin:)`).
+    public var firstLanguageGrace: Duration = .milliseconds(100)
     /// Writes one log line to stderr (never stdout).
     public var logError: @Sendable (String) -> Void
     /// The clock for date and time variables.
