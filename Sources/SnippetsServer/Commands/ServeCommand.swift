@@ -79,6 +79,9 @@ public enum ServeCommand: SnippetsCommand {
         }
         configuration.annotateLibrary = { library in LayerLoading.annotating(library) }
         configuration.triggerCharacterMemory = TriggerCharacterMemory(environment: context.environment)
+        let walk = DiskStamps.WalkKeeping()
+        configuration.libraryStamps = walk.stamps(under:)
+        configuration.libraryWalk = walk
         (configuration.meaning, configuration.meaningOffReason) = MeaningSetup.service(environment: context.environment)
         return configuration
     }

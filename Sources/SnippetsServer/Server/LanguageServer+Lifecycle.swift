@@ -220,9 +220,9 @@ extension LanguageServer {
     /// list is kept for it.
     private func rememberedTriggerCharacters() -> [String]? {
         guard let first = firstLoadMemory, let memory = configuration.triggerCharacterMemory, memory.hasList(for: first.key),
-            let stamps = configuration.libraryStamps?(first.roots)
+            let stampsOf = configuration.libraryStamps
         else { return nil }
-        return memory.recall(first.key, stamps: stamps)
+        return memory.recall(first.key, adoptingInto: configuration.libraryWalk) { stampsOf(first.roots) }
     }
 
     /// Keeps the trigger characters of the first load's `snapshot` (the whole library) for the next start, in the
@@ -233,12 +233,17 @@ extension LanguageServer {
             let stampsOf = configuration.libraryStamps
         else { return }
         let words = client.completesOnlyOnTriggerCharacters
+        let libraryWalk = configuration.libraryWalk
         Task.detached(priority: .utility) {
             await LibraryService.offCooperativeThreads {
-                let stamps = stampsOf(first.roots)
-                guard !stamps.values.contains(where: { $0.modified >= first.began }) else { return }
+                let walk = libraryWalk?.walk(under: first.roots)
+                let stamps = walk?.stamps ?? stampsOf(first.roots)
+                // A file added, edited or removed since (a folder's stamp changes when an entry is removed).
+                guard !stamps.values.contains(where: { $0.modified >= first.began }),
+                    !(walk?.folders.values.contains { ($0?.modified ?? .distantPast) >= first.began } ?? false)
+                else { return }
                 let characters = TriggerCharacters.advertised(for: snapshot.library, includingWordCharacters: words)
-                memory.keep(characters, for: first.key, stamps: stamps)
+                memory.keep(characters, for: first.key, stamps: stamps, walk: walk)
             }
         }
     }

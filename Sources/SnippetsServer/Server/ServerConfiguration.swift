@@ -46,6 +46,9 @@ public struct ServerConfiguration: Sendable {
     /// Where the trigger characters of a load are kept for the next start of a client that cannot register
     /// completion later (see `TriggerCharacterMemory`); nil keeps none, and `initialize` then waits for the load.
     public var triggerCharacterMemory: TriggerCharacterMemory? = nil
+    /// The walk behind `libraryStamps`, when that is a `DiskStamps.WalkKeeping` (`serve`): its folders are kept with
+    /// a trigger-character list, so that a later start checks them and the files instead of walking the library.
+    public var libraryWalk: DiskStamps.WalkKeeping? = nil
     /// How long a request that reads the library (and `initialize`, for clients that cannot register completion
     /// later) waits for the first load before answering "still loading".
     public var firstLoadWait: Duration = .seconds(2)
@@ -174,25 +177,61 @@ public enum DiskStamps {
         public var walks: Int { lock.withLock { walkCount } }
 
         @Sendable public func stamps(under paths: [String]) -> [String: FileStamp] {
+            lock.withLock { stampsKeepingWalk(under: paths) }
+        }
+
+        /// What a walk saw: its roots, every folder it listed and every root with its stamp (nil where nothing was
+        /// there), and the stamps it gave. Kept across starts with a trigger-character list (`TriggerCharacterMemory`),
+        /// so that a later start checks these folders and files instead of walking (`adopt(_:)`).
+        public struct Walk: Sendable, Equatable {
+            public var roots: [String]
+            public var folders: [String: FileStamp?]
+            public var stamps: [String: FileStamp]
+        }
+
+        /// `stamps(under:)`, with the walk they come from.
+        public func walk(under paths: [String]) -> Walk {
             lock.withLock {
-                if roots == paths, watched.allSatisfy({ DiskStamps.status(of: $0.key)?.stamp == $0.value }) {
-                    var current: [String: FileStamp] = [:]
-                    for path in files {
-                        if let status = DiskStamps.status(of: path), !status.isDirectory { current[path] = status.stamp }
-                    }
-                    if current == last { return current }
+                let stamps = stampsKeepingWalk(under: paths)
+                return Walk(roots: paths, folders: watched, stamps: stamps)
+            }
+        }
+
+        /// Takes `walk` (kept by an earlier process) as its last walk, when it has walked nothing yet: the next
+        /// `stamps(under:)` of the same roots stats its folders and files, and walks only if one of them changed.
+        public func adopt(_ walk: Walk) {
+            lock.withLock {
+                guard roots == nil else { return }
+                roots = walk.roots
+                watched = walk.folders
+                last = walk.stamps
+                files = Array(Set(last.keys).union(Self.learnedWordsFiles(under: walk.roots)))
+            }
+        }
+
+        /// `stamps(under:)` under `lock`.
+        private func stampsKeepingWalk(under paths: [String]) -> [String: FileStamp] {
+            if roots == paths, watched.allSatisfy({ DiskStamps.status(of: $0.key)?.stamp == $0.value }) {
+                var current: [String: FileStamp] = [:]
+                for path in files {
+                    if let status = DiskStamps.status(of: path), !status.isDirectory { current[path] = status.stamp }
                 }
-                let listing = ListingFileSystem(fileSystem)
-                last = DiskStamps.stamps(under: paths, fileSystem: listing)
-                walkCount += 1
-                roots = paths
-                let learned = paths.flatMap { path in
-                    [true, false].map { LearnedWords.filePath(inFolder: LearnedWords.folder(forLibraryPath: path, isDirectory: $0)) }
-                }
-                files = Array(Set(last.keys).union(learned))
-                watched = [:]
-                for path in listing.listed.union(paths) { watched.updateValue(DiskStamps.status(of: path)?.stamp, forKey: path) }
-                return last
+                if current == last { return current }
+            }
+            let listing = ListingFileSystem(fileSystem)
+            last = DiskStamps.stamps(under: paths, fileSystem: listing)
+            walkCount += 1
+            roots = paths
+            files = Array(Set(last.keys).union(Self.learnedWordsFiles(under: paths)))
+            watched = [:]
+            for path in listing.listed.union(paths) { watched.updateValue(DiskStamps.status(of: path)?.stamp, forKey: path) }
+            return last
+        }
+
+        /// The learned-words files a walk of `paths` looks for, whether or not they exist.
+        private static func learnedWordsFiles(under paths: [String]) -> [String] {
+            paths.flatMap { path in
+                [true, false].map { LearnedWords.filePath(inFolder: LearnedWords.folder(forLibraryPath: path, isDirectory: $0)) }
             }
         }
     }
