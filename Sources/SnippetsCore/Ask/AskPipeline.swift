@@ -142,7 +142,12 @@ public struct AskPipeline: Sendable {
             let code = result.reason?.code, suggestingReasons.contains(code)
         else { return result }
         var result = result
-        result.answer += " Matching by meaning has covered \(meaning.embedded) of \(meaning.total) snippets so far."
+        // "Nothing matches" holds only so far: meaning has not looked at every snippet yet.
+        let nothing = "Nothing in your library "
+        if result.answer.hasPrefix(nothing) {
+            result.answer = "So far, nothing in your library " + result.answer.dropFirst(nothing.count)
+        }
+        result.answer += " Matching by meaning has covered only \(meaning.embedded) of \(meaning.total) snippets."
         return result
     }
 
