@@ -55,7 +55,7 @@ import Testing
 
         func recall() -> (characters: [String]?, walks: Int) {
             let keeping = DiskStamps.WalkKeeping()
-            let characters = memory.recall(key, adoptingInto: keeping) { keeping.stamps(under: roots) }
+            let characters = memory.recall(key, adoptingInto: keeping) { keeping.stamps(under: roots) }?.characters
             return (characters, keeping.walks)
         }
         let unchanged = recall()
@@ -88,8 +88,11 @@ import Testing
 
     /// A Neovim session over `fileSystem`, its trigger characters kept in `cache`; returns the client and the
     /// `initialize` request, sent but not awaited.
-    func start(_ fileSystem: GatedFileSystem, stamps: Stamps, cache: String) -> (TestClient, Int) {
+    func start(
+        _ fileSystem: GatedFileSystem, stamps: Stamps, cache: String, firstLanguageGrace: Duration? = nil
+    ) -> (TestClient, Int) {
         let client = TestClient(firstLoadWait: patience) { configuration in
+            if let firstLanguageGrace { configuration.firstLanguageGrace = firstLanguageGrace }
             configuration.defaultLibraryLayers = [LibraryLayer(path: "/lib")]
             configuration.loadLibrary = { layers, roots in LibraryLoader(fileSystem: fileSystem).load(layers: layers, workspaceRoots: roots) }
             configuration.loadLanguageFiles = { layers, language in LibraryLoader(fileSystem: fileSystem).load(layers: layers, language: language) }
@@ -140,5 +143,31 @@ import Testing
         let thirdCharacters = try #require(Self.triggerCharacters(try await last.response(to: thirdRequest)?.get()))
         #expect(thirdCharacters.contains("€"))
         #expect(third.hasRead("/lib/python.json"))
+    }
+
+    /// A start answered from a kept list reads the language the last session opened first at once, before any
+    /// document is opened (the whole library's load waits for a language's files, here for as long as a test waits,
+    /// so only that early read can read the Python file).
+    @Test func theLanguageTheLastSessionOpenedFirstIsReadAtInitialize() async throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder.path) }
+        let cache = folder.path + "/cache"
+        let files = [
+            "/lib/python.json": #"{ "For": { "prefix": "for", "body": "for $1 in $2:" } }"#,
+            "/lib/javascript.json": #"{ "For": { "prefix": "for", "body": "for (;;) {}" } }"#,
+        ]
+        let stamps = Stamps(files.mapValues { Self.stamp($0.utf8.count) })
+        let key = TriggerCharacterMemory.Key(layers: [LibraryLayer(path: "/lib")], workspaceFolders: [], includingWordCharacters: true)
+        TriggerCharacterMemory(folder: cache).keep(["f", "o", "r"], for: key, stamps: stamps.value, firstLanguage: "python")
+        #expect(TriggerCharacterMemory(folder: cache).recall(key, stamps: { stamps.value })?.firstLanguage == "python")
+
+        let fileSystem = GatedFileSystem(files: files, closed: [])
+        let (client, request) = start(fileSystem, stamps: stamps, cache: cache, firstLanguageGrace: patience)
+        #expect(Self.triggerCharacters(try await client.response(to: request)?.get()) == ["f", "o", "r"])
+        #expect(await eventually { fileSystem.hasRead("/lib/python.json") })
+        #expect(fileSystem.readOrder.first == "/lib/python.json")
+        // The whole library follows once that language is read.
+        try await client.nextLoad()
+        #expect(fileSystem.hasRead("/lib/javascript.json"))
     }
 }

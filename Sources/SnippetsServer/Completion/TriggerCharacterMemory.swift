@@ -12,7 +12,7 @@ import SnippetsCore
 /// and every file's stamp are as they were when it was kept, and it was kept only when no file under the roots had
 /// changed since that load began: it is the list that load gave. Anything else (no file, another key, a file that
 /// cannot be read, a stamp that differs) counts as nothing kept, and `initialize` waits for the load as before.
-/// The cache holds paths, stamps and characters only, and is written only under its folder.
+/// The cache holds paths, stamps, characters and a language identifier only, and is written only under its folder.
 ///
 /// With the list, the folders the load's walk listed are kept with their stamps (`DiskStamps.WalkKeeping.Walk`):
 /// a later start checks them and the files (a `stat` each) instead of walking the library again, and walks only
@@ -59,6 +59,8 @@ public struct TriggerCharacterMemory: Sendable {
         /// writes one, or [] where nothing was there; nil when the walk was not kept.
         var roots: [String]?
         var folders: [String: [Double]]?
+        /// The language of the first document the session that kept the list opened, when one was open by then.
+        var firstLanguage: String?
 
         /// The walk kept with the list, when one was.
         var walk: DiskStamps.WalkKeeping.Walk? {
@@ -86,15 +88,22 @@ public struct TriggerCharacterMemory: Sendable {
         FileManager.default.fileExists(atPath: LibraryPath.join(folder, key.fileName))
     }
 
+    /// A kept list, recalled.
+    public struct Recalled: Sendable, Equatable {
+        public var characters: [String]
+        /// The language of the first document the session that kept it opened, if any.
+        public var firstLanguage: String?
+    }
+
     /// The list kept for `key`, when the files under the roots are exactly those `stamps` gives; else nil.
     public func recall(_ key: Key, stamps: [String: FileStamp]) -> [String]? {
-        recall(key, stamps: { stamps })
+        recall(key, stamps: { stamps })?.characters
     }
 
     /// The list kept for `key`, when the files under the roots are exactly those `stamps()` gives; else nil.
     /// `walk` first adopts the walk kept with the list (`DiskStamps.WalkKeeping.adopt(_:)`), so that `stamps()`,
     /// when it is that walk's, stats the kept folders and files instead of walking.
-    public func recall(_ key: Key, adoptingInto walk: DiskStamps.WalkKeeping? = nil, stamps: () -> [String: FileStamp]) -> [String]? {
+    public func recall(_ key: Key, adoptingInto walk: DiskStamps.WalkKeeping? = nil, stamps: () -> [String: FileStamp]) -> Recalled? {
         let path = LibraryPath.join(folder, key.fileName)
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
@@ -108,13 +117,23 @@ public struct TriggerCharacterMemory: Sendable {
         for (path, stamp) in stamps {
             guard let kept = file.files[path], kept == Self.written(stamp) else { return nil }
         }
-        return file.characters
+        return Recalled(characters: file.characters, firstLanguage: file.firstLanguage.flatMap(Self.languageKept))
     }
 
-    /// Keeps `characters` for `key` with the stamps of the files they came from, and `walk` (the walk that found
-    /// them, when it gave those very stamps). Best effort: a folder that cannot be written keeps nothing.
-    public func keep(_ characters: [String], for key: Key, stamps: [String: FileStamp], walk: DiskStamps.WalkKeeping.Walk? = nil) {
+    /// A language identifier as kept: a client's `languageId` of at most 64 characters, else none.
+    static func languageKept(_ language: String) -> String? {
+        language.isEmpty || language.count > 64 ? nil : language
+    }
+
+    /// Keeps `characters` for `key` with the stamps of the files they came from, `walk` (the walk that found
+    /// them, when it gave those very stamps) and the session's first document language. Best effort: a folder that
+    /// cannot be written keeps nothing.
+    public func keep(
+        _ characters: [String], for key: Key, stamps: [String: FileStamp], walk: DiskStamps.WalkKeeping.Walk? = nil,
+        firstLanguage: String? = nil
+    ) {
         var file = File(version: Self.version, key: key.text, files: stamps.mapValues(Self.written), characters: characters)
+        file.firstLanguage = firstLanguage.flatMap(Self.languageKept)
         if let walk, walk.stamps == stamps {
             file.roots = walk.roots
             file.folders = walk.folders.mapValues { $0.map(Self.written) ?? [] }

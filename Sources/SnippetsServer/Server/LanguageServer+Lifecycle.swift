@@ -43,13 +43,16 @@ extension LanguageServer {
         // A reply that does not wait for the load lets the first document's language be read first.
         let replyWaitsForLoad = !client.supportsCompletionRegistration && remembered == nil
         await library.scheduleReload(firstLanguageWithin: replyWaitsForLoad ? nil : configuration.firstLanguageGrace)
+        // The language the last session opened first is read now, while the client takes the reply and opens the
+        // document (most sessions of a project open the same kind of file first).
+        if let language = remembered?.firstLanguage { await library.loadFiles(forLanguage: language) }
 
         var capabilities = ServerCapabilities(
             positionEncoding: positionEncoding,
             textDocumentSync: TextDocumentSyncOptions(openClose: true, change: .incremental),
             workspace: WorkspaceServerCapabilities(workspaceFolders: .init(supported: true)))
         if !client.supportsCompletionRegistration {
-            if let characters = remembered {
+            if let characters = remembered?.characters {
                 capabilities.completionProvider = registrations.completionProvider(remembered: characters)
             } else {
                 let snapshot = await library.firstSnapshot(within: configuration.firstLoadWait)
@@ -92,6 +95,7 @@ extension LanguageServer {
             case "textDocument/didOpen":
                 let item = try (params ?? .null).decode(DidOpenTextDocumentParams.self).textDocument
                 documents.open(TextDocument(uri: item.uri, languageID: item.languageId, version: item.version, text: item.text))
+                if firstOpenedLanguage == nil { firstOpenedLanguage = item.languageId }
                 diagnostics.publish(forOpened: item.uri, encoding: positionEncoding)
                 // Before the library is in service, the first keystroke's completion needs only this language's files.
                 await library.loadFiles(forLanguage: item.languageId)
@@ -218,7 +222,7 @@ extension LanguageServer {
     /// The trigger characters the last load of this very library gave (`TriggerCharacterMemory`), when its files
     /// are unchanged since: `initialize` then needs no load. One walk of the library's files (no read), only when a
     /// list is kept for it.
-    private func rememberedTriggerCharacters() -> [String]? {
+    private func rememberedTriggerCharacters() -> TriggerCharacterMemory.Recalled? {
         guard let first = firstLoadMemory, let memory = configuration.triggerCharacterMemory, memory.hasList(for: first.key),
             let stampsOf = configuration.libraryStamps
         else { return nil }
@@ -234,6 +238,7 @@ extension LanguageServer {
         else { return }
         let words = client.completesOnlyOnTriggerCharacters
         let libraryWalk = configuration.libraryWalk
+        let language = firstOpenedLanguage
         Task.detached(priority: .utility) {
             await LibraryService.offCooperativeThreads {
                 let walk = libraryWalk?.walk(under: first.roots)
@@ -243,7 +248,7 @@ extension LanguageServer {
                     !(walk?.folders.values.contains { ($0?.modified ?? .distantPast) >= first.began } ?? false)
                 else { return }
                 let characters = TriggerCharacters.advertised(for: snapshot.library, includingWordCharacters: words)
-                memory.keep(characters, for: first.key, stamps: stamps, walk: walk)
+                memory.keep(characters, for: first.key, stamps: stamps, walk: walk, firstLanguage: language)
             }
         }
     }

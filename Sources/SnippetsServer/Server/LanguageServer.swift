@@ -48,6 +48,9 @@ public actor LanguageServer {
     /// For a client that cannot register completion later: what the first load's trigger characters are kept under
     /// (`TriggerCharacterMemory`), the roots whose files it read, and when it was scheduled.
     var firstLoadMemory: (key: TriggerCharacterMemory.Key, roots: [String], began: Date)?
+    /// The language of the first document opened in this session, kept with the trigger characters so that a later
+    /// start reads that language's files at `initialize`, before the document is opened again.
+    var firstOpenedLanguage: String?
 
     /// A server that will speak over `transport` once `run()` is called.
     public init(
