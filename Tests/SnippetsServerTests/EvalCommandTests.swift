@@ -25,6 +25,56 @@ let batteryPath = packageRoot.deletingLastPathComponent().appendingPathComponent
         #expect(overall["abstained"] == overall["abstentionProbes"])
     }
 
+    /// eval reports where meaning alone ranks the expected snippet (the encoder's ceiling on a battery), beside what
+    /// ask answered: first, beyond the first three, and nothing while meaning is off or not every snippet has a vector.
+    @Test func meaningsRankOfTheExpectedSnippetIsMeasuredOnlyWhenEverySnippetIsEmbedded() throws {
+        struct Concepts: SentenceEmbedder {
+            let concepts = [["paid", "reminder", "nudge", "overdue"], ["address", "postal", "live"]]
+            var identity: String { "eval-concepts" }
+            var dimension: Int { concepts.count + 1 }
+            func embed(_ texts: [String]) -> [[Float]] {
+                texts.map { text in
+                    var vector = [Float](repeating: 0, count: dimension)
+                    vector[concepts.count] = 0.3
+                    for word in text.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init) {
+                        for (index, concept) in concepts.enumerated() where concept.contains(word) { vector[index] += 1 }
+                    }
+                    let length = vector.reduce(0) { $0 + $1 * $1 }.squareRoot()
+                    return vector.map { $0 / length }
+                }
+            }
+        }
+        let library = LibraryPaths(paths: [exampleLibraryPath], source: .flags).load()
+        let nudge = ProbeBattery.Probe(id: "a", kind: "bridge", question: "a client hasn't paid, what's the nudge?", expect: ["Gentle payment reminder"])
+        let far = ProbeBattery.Probe(id: "b", kind: "bridge", question: "a client hasn't paid, what's the nudge?", expect: ["Markdown table"])
+        func rank(_ probe: ProbeBattery.Probe, budget: Int?) -> Int? {
+            let facts = AskLibraryFacts(library: library)
+            let embedder = Concepts()
+            MeaningEmbedding.run(
+                library: library, facts: facts, embedder: embedder,
+                vectors: MeaningVectors(identity: embedder.identity, dimension: embedder.dimension), budget: budget)
+            return AskEvaluation.meaningRank(of: probe, meaning: facts.meaning, library: library)
+        }
+        #expect(rank(nudge, budget: nil) == 1)
+        #expect(rank(far, budget: nil) == 0)
+        #expect(rank(nudge, budget: 2) == nil)
+        let off = AskLibraryFacts(library: library)
+        off.meaning.turnOff(because: "no encoder file")
+        #expect(AskEvaluation.meaningRank(of: nudge, meaning: off.meaning, library: library) == nil)
+
+        var measures = EvalMeasures()
+        var outcome = ProbeOutcome(
+            id: "a", kind: "bridge", status: "noMatch", cited: [], grounded: true, inventedTitles: [], unsupportedNumbers: [],
+            leaks: [], expected: 1, expectedRetrieved: 0, expectedCited: 0, replaced: false)
+        outcome.meaningRank = 1
+        measures.add(outcome, expect: nudge.expect)
+        outcome.meaningRank = 0
+        measures.add(outcome, expect: far.expect)
+        outcome.meaningRank = nil
+        measures.add(outcome, expect: far.expect)
+        #expect(measures.meaningProbes == 2 && measures.meaningFirst == 1 && measures.meaningTopThree == 1)
+    }
+
     /// The judge sees lies on its own: a fabricated result with every kind of lie is flagged on every count.
     @Test func theJudgeCatchesWhatTheAuditWouldHave() throws {
         let library = LibraryPaths(paths: [exampleLibraryPath], source: .flags).load()

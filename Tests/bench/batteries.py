@@ -31,7 +31,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 COLUMNS = ["kind", "n", "grounding", "invented", "numbers", "leaks", "retr.recall", "ans.recall", "cit.prec",
-           "abstention", "substantive", "replaced", "fallback"]
+           "abstention", "substantive", "replaced", "fallback", "meaning@1", "meaning@3"]
 NOTHING_MATCHES = "Nothing in your library matches"
 
 
@@ -55,6 +55,8 @@ def kind_table(report: dict) -> str:
             percent(m["expectedCited"], m["expected"]), percent(m["citedCorrect"], m["cited"]),
             percent(m["abstained"], m["abstentionProbes"]), percent(m["substantive"], m["answerableProbes"]),
             percent(m["replaced"], m["modelAnswers"]), percent(m["fallbacks"], m["modelAnswers"]),
+            percent(m.get("meaningFirst", 0), m.get("meaningProbes", 0)),
+            percent(m.get("meaningTopThree", 0), m.get("meaningProbes", 0)),
         ])
     return table(rows)
 
@@ -124,6 +126,14 @@ def run_battery(binary: str, path: pathlib.Path, model: list[str], verbose: bool
     paraphrased_right = sum(right(probe, outcomes[probe["id"]]) for probe in paraphrases)
     print(f"wrong or extra citations: {wrong}/{len(probes)} probes ({percent(wrong, len(probes))}); "
           f"paraphrases right: {paraphrased_right}/{len(paraphrases)} ({percent(paraphrased_right, len(paraphrases))})")
+    # The encoder's ceiling on the same paraphrases: how many meaning alone ranks an expected snippet first for,
+    # whatever the margin (what answering every paraphrase by meaning's first choice would get right).
+    ranked = [outcomes[probe["id"]].get("meaningRank") for probe in paraphrases]
+    if any(rank is not None for rank in ranked):
+        first = sum(1 for rank in ranked if rank == 1)
+        print(f"paraphrases meaning alone ranks an expected snippet first for: {first}/{len(paraphrases)} "
+              f"({percent(first, len(paraphrases))}), in the first three: "
+              f"{sum(1 for rank in ranked if rank and rank <= 3)}/{len(paraphrases)}")
     # A decline may name the snippets nearest in meaning (never cited): how often the right one is among them.
     declined = [probe for probe in probes if probe["expect"] and not outcomes[probe["id"]]["cited"]]
     near = sum(1 for probe in declined if set(probe["expect"]) & set(outcomes[probe["id"]].get("suggested", [])))

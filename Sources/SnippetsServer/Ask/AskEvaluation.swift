@@ -48,6 +48,10 @@ public struct ProbeOutcome: Codable, Sendable {
     public var reason: String?
     /// The titles a declining answer named as nearest in meaning (not cited).
     public var suggested: [String] = []
+    /// Where meaning alone ranks the first expected snippet among the whole library's (1 is nearest; 0 when it is not
+    /// within `AskEvaluation.meaningDepth`); nil when nothing is expected or meaning is not ready. What an
+    /// answer by meaning alone could at best be: the encoder's ceiling on this battery, beside what ask answered.
+    public var meaningRank: Int?
 }
 
 /// Measures over a set of probe outcomes.
@@ -73,6 +77,11 @@ public struct EvalMeasures: Codable, Sendable {
     public var modelAnswers = 0
     public var replaced = 0
     public var fallbacks = 0
+    /// Answerable probes asked while every snippet had a vector, and how many of them have an expected snippet first,
+    /// or in the first three, by meaning alone (`ProbeOutcome.meaningRank`).
+    public var meaningProbes = 0
+    public var meaningFirst = 0
+    public var meaningTopThree = 0
 
     /// Adds one outcome.
     mutating func add(_ outcome: ProbeOutcome, expect: [String]) {
@@ -98,6 +107,11 @@ public struct EvalMeasures: Codable, Sendable {
         }
         if outcome.replaced { replaced += 1 }
         if outcome.askedModel && outcome.fellBack { fallbacks += 1 }
+        if !expect.isEmpty, let rank = outcome.meaningRank {
+            meaningProbes += 1
+            if rank == 1 { meaningFirst += 1 }
+            if (1...3).contains(rank) { meaningTopThree += 1 }
+        }
     }
 
     /// Whether every hard invariant holds: all grounded, no invented title, no unsupported number, no leak.
@@ -140,6 +154,7 @@ public struct AskEvaluation: Sendable {
             await Task.yield()
             let result = try await pipeline.answer(AskRequest(question: probe.question, limit: limit))
             var outcome = judge(probe, result: result, library: library, sources: sources)
+            if !probe.expect.isEmpty { outcome.meaningRank = meaningRank(of: probe, meaning: facts.meaning, library: library) }
             outcome.askedModel = model != nil && !result.candidates.isEmpty
             outcomes.append(outcome)
             if byKind[probe.kind] == nil { kinds.append(probe.kind) }
@@ -147,6 +162,21 @@ public struct AskEvaluation: Sendable {
             overall.add(outcome, expect: probe.expect)
         }
         return AskEvaluation(outcomes: outcomes, measures: kinds.map { ($0, byKind[$0]!) } + [("overall", overall)])
+    }
+
+    /// How deep `ProbeOutcome.meaningRank` looks.
+    static let meaningDepth = 3
+
+    /// Where meaning alone ranks `probe`'s first expected snippet among every snippet of `library`: 1 is nearest,
+    /// 0 when it is not within `meaningDepth`; nil when meaning is not ready (no encoder, or not every snippet
+    /// embedded: a rank among some snippets says nothing about the rest).
+    static func meaningRank(of probe: ProbeBattery.Probe, meaning: SnapshotMeaning, library: SnippetLibrary) -> Int? {
+        guard meaning.status.state == .ready, let embedder = meaning.questionEmbedder,
+            let vector = embedder.embed([probe.question]).first
+        else { return nil }
+        let nearest = meaning.nearest(to: vector, limit: meaningDepth) { _ in true }
+        let position = nearest.firstIndex { library.snippet(withID: $0.id).map { probe.expect.contains($0.title) } ?? false }
+        return position.map { $0 + 1 } ?? 0
     }
 
     /// Judges one answer from the wire result (UTF-16 ranges, as a client sees them) and the library.
@@ -290,7 +320,7 @@ public struct AskEvaluation: Sendable {
             lines.append("\(outcome.id) \(outcome.kind.padding(toLength: 13, withPad: " ", startingAt: 0)) \(outcome.status.padding(toLength: 10, withPad: " ", startingAt: 0)) \(outcome.expectedCited)/\(outcome.expected) cited: \(cited) \(flags.joined(separator: " "))")
         }
         lines.append("")
-        let header = ["kind", "n", "grounding", "invented", "numbers", "leaks", "retr.recall", "ans.recall", "cit.prec", "abstention", "substantive", "replaced", "fallback"]
+        let header = ["kind", "n", "grounding", "invented", "numbers", "leaks", "retr.recall", "ans.recall", "cit.prec", "abstention", "substantive", "replaced", "fallback", "meaning@1", "meaning@3"]
         var rows = [header]
         for (kind, m) in measures {
             rows.append([
@@ -298,7 +328,8 @@ public struct AskEvaluation: Sendable {
                 String(m.leaks), Self.percent(m.expectedRetrieved, m.expected), Self.percent(m.expectedCited, m.expected),
                 Self.percent(m.citedCorrect, m.cited), Self.percent(m.abstained, m.abstentionProbes),
                 Self.percent(m.substantive, m.answerableProbes), Self.percent(m.replaced, m.modelAnswers),
-                Self.percent(m.fallbacks, m.modelAnswers),
+                Self.percent(m.fallbacks, m.modelAnswers), Self.percent(m.meaningFirst, m.meaningProbes),
+                Self.percent(m.meaningTopThree, m.meaningProbes),
             ])
         }
         let widths = header.indices.map { column in rows.map { $0[column].count }.max()! }
@@ -306,6 +337,9 @@ public struct AskEvaluation: Sendable {
             lines.append(row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  "))
         }
         lines.append("")
+        lines.append(
+            "meaning@1, meaning@3: answerable probes whose expected snippet meaning alone ranks first, or in the first three, "
+                + "of the whole library (the encoder's ceiling, n/a without it).")
         lines.append(overall.invariantsHold
             ? "Hard invariants hold: grounding 100%, no invented title, no unsupported number, no forbidden text."
             : "HARD INVARIANT FAILED: see the flagged probes above.")

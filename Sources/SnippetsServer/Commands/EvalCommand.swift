@@ -23,7 +23,9 @@ public enum EvalCommand: SnippetsCommand {
         Prints one line per probe and, per kind and overall: grounding (answers whose every citation was retrieved
         and whose ranges cover exactly the title), invented titles, numbers not found in cited snippets,
         forbidden-text leaks, retrieval recall, answer recall, citation precision, abstention (on probes that
-        expect nothing), substantive rate (on probes that expect something) and fallback rate.
+        expect nothing), substantive rate (on probes that expect something) and fallback rate; with the encoder,
+        how often meaning alone ranks an expected snippet first or in the first three of the whole library
+        (meaning@1, meaning@3: what an answer by meaning could at best reach, beside what ask answered).
 
         Options:
         \(ownOptions.helpText())
