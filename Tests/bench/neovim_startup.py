@@ -11,6 +11,10 @@ mini.snippets is set up the same way (`gen_loader.from_lang()` over friendly-sni
 espanso files are n/a for it. mini.nvim comes from --mini (a git dir or a checkout), $MINI_NVIM or the /work/.mirror
 copy, and is copied into .build/bench/mini.nvim (ignored by git), never into the tracked tree.
 
+Beside them, the floor: Tests/bench/floor_server.c, a stand-in server that answers every request at once, built with
+the system's C compiler into .build/bench and spawned by the same plugin and set-up (what the client, the pipes and a
+process start cost, which no server can go under; mini.snippets runs inside Neovim and pays no process start).
+
 Also printed: the server's peak memory (VmHWM) at the first completion, and in the warm-up run once the load is
 announced and the server is quiet (after serving, it embeds every snippet for ask; vectors are cached by content in
 .build/bench/cache, the benchmark's own $XDG_CACHE_HOME, so only the first run ever embeds them all), `--version`
@@ -184,6 +188,19 @@ def measure(runner: Runner, config: dict, runs: int, timeout_s: float,
     return first, results, None
 
 
+def build_floor() -> tuple[pathlib.Path | None, str]:
+    """Compiles floor_server.c into .build/bench/floor-server; returns (binary, what it is) or (None, why not)."""
+    source = pathlib.Path(__file__).resolve().with_name("floor_server.c")
+    target = BENCH_DIR / "floor-server"
+    compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if compiler is None:
+        return None, "no C compiler"
+    done = subprocess.run([compiler, "-O2", "-o", str(target), str(source)], capture_output=True, text=True)
+    if done.returncode != 0:
+        return None, f"{compiler} failed: {done.stderr.strip()[-200:]}"
+    return target, str(target)
+
+
 def version_times(bin_path: pathlib.Path, count: int = 20) -> list[float]:
     times = []
     for _ in range(count):
@@ -227,12 +244,14 @@ def main() -> int:
         libraries = {keys[name]: libraries[keys[name]] for name in keys if name in arguments.only}
     BENCH_DIR.mkdir(parents=True, exist_ok=True)
     mini, mini_note = prepare_mini(arguments.mini)
+    floor, floor_note = build_floor()
     nvim_version = subprocess.run([nvim, "--version"], capture_output=True, text=True).stdout.splitlines()[0]
     print(f"Neovim start-up to the first completion ({nvim_version}, trigger {TRIGGER!r} in a python buffer; "
           f"median / min of {arguments.runs} runs after a warm-up, from vim.lsp.start; setup: the plugin's part before it)")
     load = " / ".join(f"{value:.2f}" for value in os.getloadavg())
     print(f"  server: {bin_path}; {os.cpu_count()} CPUs, load average {load}")
     print(f"  mini.snippets: {mini_note if mini else 'skipped (' + mini_note + ')'}")
+    print(f"  floor: {floor_note if floor else 'skipped (' + floor_note + ')'}")
 
     exit_code = 0
     with tempfile.TemporaryDirectory(prefix="snippets-nvim-bench-") as work_dir:
@@ -281,6 +300,20 @@ def main() -> int:
                     if not error:
                         ratio = statistics.median(from_start) / statistics.median(times)
                         print(f"    ratio          {ratio:.2f}x mini.snippets (goal: within 1.25x)")
+            if paths == [friendly] and floor is not None:
+                floor_runner = Runner(nvim, str(floor), pathlib.Path(work_dir))
+                floor_runner.count = 1000  # its own result files
+                floor_config = {"mode": "ours", "plugin": str(PLUGIN), "libraries": [str(p) for p in paths]}
+                _, floor_results, floor_error = measure(floor_runner, floor_config, arguments.runs, 60)
+                if floor_error:
+                    print(f"    floor          failed: {floor_error}")
+                    exit_code = 1
+                else:
+                    times = [r["from_start_ms"] for r in floor_results]
+                    print(f"    floor          {fmt_ms(times)}  (a stand-in that answers at once, same plugin and set-up)")
+                    if not error:
+                        print(f"    above floor    {statistics.median(from_start) - statistics.median(times):.1f} ms "
+                              f"(snippets-lsp's median minus the floor's)")
             if "idle_ms" in warm_up:
                 if "idle_cpu_s" in first:
                     share = first["idle_cpu_s"] / first["idle_wall_s"] * 100
