@@ -46,7 +46,8 @@ let batteryPath = packageRoot.deletingLastPathComponent().appendingPathComponent
         }
         let library = LibraryPaths(paths: [exampleLibraryPath], source: .flags).load()
         let nudge = ProbeBattery.Probe(id: "a", kind: "bridge", question: "a client hasn't paid, what's the nudge?", expect: ["Gentle payment reminder"])
-        let far = ProbeBattery.Probe(id: "b", kind: "bridge", question: "a client hasn't paid, what's the nudge?", expect: ["Markdown table"])
+        // The address shares no concept with the question: every snippet with no concept at all is nearer.
+        let far = ProbeBattery.Probe(id: "b", kind: "bridge", question: "a client hasn't paid, what's the nudge?", expect: ["Postal address"])
         func rank(_ probe: ProbeBattery.Probe, budget: Int?) -> Int? {
             let facts = AskLibraryFacts(library: library)
             let embedder = Concepts()
