@@ -188,6 +188,18 @@ def measure(runner: Runner, config: dict, runs: int, timeout_s: float,
     return first, results, None
 
 
+def measure_beside(label: str, runner: Runner, config: dict, runs: int, describe) -> float | None:
+    """Measures another set-up beside snippets-lsp (no warm-up settling): prints its line, the median and min with
+    `describe(results)` after them, and returns the median; on failure prints why and returns None."""
+    _, results, error = measure(runner, config, runs, 60)
+    if error:
+        print(f"    {label:<14} failed: {error}")
+        return None
+    times = [r["from_start_ms"] for r in results]
+    print(f"    {label:<14} {fmt_ms(times)}  ({describe(results)})")
+    return statistics.median(times)
+
+
 def build_floor() -> tuple[pathlib.Path | None, str]:
     """Compiles floor_server.c into .build/bench/floor-server; returns (binary, what it is) or (None, why not)."""
     source = pathlib.Path(__file__).resolve().with_name("floor_server.c")
@@ -287,33 +299,28 @@ def main() -> int:
                 print("    mini.snippets  n/a (reads VS Code JSON only: not SnipMate, UltiSnips, yasnippet, espanso)")
             else:
                 mini_config = {"mode": "mini", "mini": str(mini), "rtp": [str(friendly)]}
-                _, mini_results, mini_error = measure(runner, mini_config, arguments.runs, 60)
-                if mini_error:
-                    print(f"    mini.snippets  failed: {mini_error}")
+                mini_median = measure_beside(
+                    "mini.snippets", runner, mini_config, arguments.runs,
+                    lambda rs: f"setup +{statistics.median(r['setup_ms'] for r in rs):.1f} ms; attached at "
+                               f"{statistics.median(r['attached_ms'] - r['setup_ms'] for r in rs):.1f} ms; "
+                               f"{rs[-1]['items']} items")
+                if mini_median is None:
                     exit_code = 1
-                else:
-                    times = [r["from_start_ms"] for r in mini_results]
-                    mini_setup = statistics.median(r["setup_ms"] for r in mini_results)
-                    mini_attached = statistics.median(r["attached_ms"] - r["setup_ms"] for r in mini_results)
-                    print(f"    mini.snippets  {fmt_ms(times)}  (setup +{mini_setup:.1f} ms; attached at "
-                          f"{mini_attached:.1f} ms; {mini_results[-1]['items']} items)")
-                    if not error:
-                        ratio = statistics.median(from_start) / statistics.median(times)
-                        print(f"    ratio          {ratio:.2f}x mini.snippets (goal: within 1.25x)")
+                elif not error:
+                    ratio = statistics.median(from_start) / mini_median
+                    print(f"    ratio          {ratio:.2f}x mini.snippets (goal: within 1.25x)")
             if paths == [friendly] and floor is not None:
-                floor_runner = Runner(nvim, str(floor), pathlib.Path(work_dir))
-                floor_runner.count = 1000  # its own result files
-                floor_config = {"mode": "ours", "plugin": str(PLUGIN), "libraries": [str(p) for p in paths]}
-                _, floor_results, floor_error = measure(floor_runner, floor_config, arguments.runs, 60)
-                if floor_error:
-                    print(f"    floor          failed: {floor_error}")
+                # The same set-up as snippets-lsp's (`config`), spawning the stand-in, in a folder of its own.
+                floor_folder = pathlib.Path(work_dir) / "floor"
+                floor_folder.mkdir(exist_ok=True)
+                floor_median = measure_beside(
+                    "floor", Runner(nvim, str(floor), floor_folder), config, arguments.runs,
+                    lambda _: "a stand-in that answers at once, same plugin and set-up")
+                if floor_median is None:
                     exit_code = 1
-                else:
-                    times = [r["from_start_ms"] for r in floor_results]
-                    print(f"    floor          {fmt_ms(times)}  (a stand-in that answers at once, same plugin and set-up)")
-                    if not error:
-                        print(f"    above floor    {statistics.median(from_start) - statistics.median(times):.1f} ms "
-                              f"(snippets-lsp's median minus the floor's)")
+                elif not error:
+                    print(f"    above floor    {statistics.median(from_start) - floor_median:.1f} ms "
+                          f"(snippets-lsp's median minus the floor's)")
             if "idle_ms" in warm_up:
                 if "idle_cpu_s" in first:
                     share = first["idle_cpu_s"] / first["idle_wall_s"] * 100
