@@ -34,8 +34,8 @@ let package = Package(
         .executableTarget(name: "snippets-encoder-bench", dependencies: ["SnippetsEncoder"]),
         // Thin executable: picks a command and wires stdio.
         .executableTarget(name: "snippets-lsp", dependencies: ["SnippetsServer", "SnippetsCore"]),
-        // What both test targets share: running long synchronous work off Swift's cooperative pool.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // What both test targets share: running long synchronous work off Swift's cooperative pool, an encoder stand-in.
+        .target(name: "TestSupport", dependencies: ["SnippetsCore"], path: "Tests/TestSupport"),
         .testTarget(name: "SnippetsCoreTests", dependencies: ["SnippetsCore", "TestSupport"]),
         // Server and model client tests (Model/: the client against a misbehaving loopback server, and a real one).
         .testTarget(name: "SnippetsServerTests", dependencies: ["SnippetsServer", "SnippetsModelClient", "SnippetsCore", "TestSupport"]),

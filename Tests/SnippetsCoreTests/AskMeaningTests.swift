@@ -1,27 +1,7 @@
+import TestSupport
 import Testing
 
 @testable import SnippetsCore
-
-/// A stand-in for the sentence encoder: each word belongs to a concept (its synonyms share one), and a text's vector
-/// is its concepts' counts, normalised. Whatever it says, a meaning match only proposes: these tests check what the
-/// pipeline does with a proposal, not how good the encoder is (the encoder's own tests do that).
-struct ConceptEmbedder: SentenceEmbedder {
-    let concepts: [[String]]
-    var identity: String { "concepts-\(concepts.count)" }
-    var dimension: Int { concepts.count + 1 }
-
-    func embed(_ texts: [String]) -> [[Float]] {
-        texts.map { text in
-            var vector = [Float](repeating: 0, count: dimension)
-            vector[concepts.count] = 0.3
-            for word in AskWords.tokens(in: text) {
-                for (index, concept) in concepts.enumerated() where concept.contains(word) { vector[index] += 1 }
-            }
-            let length = vector.reduce(0) { $0 + $1 * $1 }.squareRoot()
-            return vector.map { $0 / length }
-        }
-    }
-}
 
 let meaningConcepts = ConceptEmbedder(concepts: [
     ["pay", "paid", "payment", "overdue", "unpaid", "owe", "owes", "nudge", "chase", "reminder", "late"],
@@ -30,7 +10,7 @@ let meaningConcepts = ConceptEmbedder(concepts: [
     ["bash", "strict", "shell", "pipefail"],
     ["price", "rate", "charge", "cost", "day", "fee"],
     ["signature", "sign"],
-])
+], tokens: { AskWords.tokens(in: $0) })
 
 /// A pipeline over `library` with every snippet embedded by `embedder`, and (when given) these thresholds.
 func meaningPipeline(

@@ -1,5 +1,6 @@
 import Foundation
 import SnippetsCore
+import TestSupport
 import Testing
 
 @testable import SnippetsServer
@@ -28,29 +29,15 @@ let batteryPath = packageRoot.deletingLastPathComponent().appendingPathComponent
     /// eval reports where meaning alone ranks the expected snippet (the encoder's ceiling on a battery), beside what
     /// ask answered: first, beyond the first three, and nothing while meaning is off or not every snippet has a vector.
     @Test func meaningsRankOfTheExpectedSnippetIsMeasuredOnlyWhenEverySnippetIsEmbedded() throws {
-        struct Concepts: SentenceEmbedder {
-            let concepts = [["paid", "reminder", "nudge", "overdue"], ["address", "postal", "live"]]
-            var identity: String { "eval-concepts" }
-            var dimension: Int { concepts.count + 1 }
-            func embed(_ texts: [String]) -> [[Float]] {
-                texts.map { text in
-                    var vector = [Float](repeating: 0, count: dimension)
-                    vector[concepts.count] = 0.3
-                    for word in text.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init) {
-                        for (index, concept) in concepts.enumerated() where concept.contains(word) { vector[index] += 1 }
-                    }
-                    let length = vector.reduce(0) { $0 + $1 * $1 }.squareRoot()
-                    return vector.map { $0 / length }
-                }
-            }
-        }
+        let embedder = ConceptEmbedder(
+            concepts: [["paid", "reminder", "nudge", "overdue"], ["address", "postal", "live"]],
+            tokens: { $0.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init) })
         let library = LibraryPaths(paths: [exampleLibraryPath], source: .flags).load()
         let nudge = ProbeBattery.Probe(id: "a", kind: "bridge", question: "a client hasn't paid, what's the nudge?", expect: ["Gentle payment reminder"])
         // The address shares no concept with the question: every snippet with no concept at all is nearer.
         let far = ProbeBattery.Probe(id: "b", kind: "bridge", question: "a client hasn't paid, what's the nudge?", expect: ["Postal address"])
         func rank(_ probe: ProbeBattery.Probe, budget: Int?) -> Int? {
             let facts = AskLibraryFacts(library: library)
-            let embedder = Concepts()
             MeaningEmbedding.run(
                 library: library, facts: facts, embedder: embedder,
                 vectors: MeaningVectors(identity: embedder.identity, dimension: embedder.dimension), budget: budget)
